@@ -1,0 +1,56 @@
+// CUDA-event timing shared by the benchmark programs: warm-up launches, then each timed launch between
+// its own pair of events; the median (and min/max) of those times is reported.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tcgemm::bench {
+
+struct Timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int reps = 0;
+};
+
+inline void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// `launch` enqueues one run on `stream` and returns true on success (false aborts the timing).
+template <class Launch>
+Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream = nullptr) {
+  if (reps < 1) reps = 1;
+  for (int i = 0; i < warmup; ++i)
+    if (!launch()) throw std::runtime_error("warm-up launch failed");
+  cuda_check(cudaStreamSynchronize(stream), "warm-up");
+  std::vector<cudaEvent_t> events(size_t(2 * reps));
+  for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  for (int r = 0; r < reps; ++r) {
+    cuda_check(cudaEventRecord(events[size_t(2 * r)], stream), "cudaEventRecord");
+    if (!launch()) throw std::runtime_error("timed launch failed");
+    cuda_check(cudaEventRecord(events[size_t(2 * r + 1)], stream), "cudaEventRecord");
+  }
+  cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  std::vector<double> ms(size_t(reps));
+  for (int r = 0; r < reps; ++r) {
+    float t = 0;
+    cuda_check(cudaEventElapsedTime(&t, events[size_t(2 * r)], events[size_t(2 * r + 1)]), "cudaEventElapsedTime");
+    ms[size_t(r)] = t;
+  }
+  for (auto& e : events) cudaEventDestroy(e);
+  std::sort(ms.begin(), ms.end());
+  Timing t;
+  t.reps = reps;
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  t.median_ms = reps % 2 ? ms[size_t(reps / 2)] : 0.5 * (ms[size_t(reps / 2 - 1)] + ms[size_t(reps / 2)]);
+  return t;
+}
+
+inline double gemm_tflops(double m, double n, double k, double ms) { return 2.0 * m * n * k / (ms * 1e-3) / 1e12; }
+
+}  // namespace tcgemm::bench

@@ -1,0 +1,166 @@
+/*
+ * tcgemm: tensor-core matrix multiply (FP64 first) callable from C, C++ and Fortran (iso_c_binding).
+ *
+ * Conventions of every entry point:
+ *   - matrices are column-major, as in BLAS and Fortran;
+ *   - A, B, C are device pointers (cudaMalloc'ed); sizes and leading dimensions are 64-bit;
+ *   - every launch takes a cudaStream_t (NULL = the default stream) and is asynchronous on it;
+ *   - arguments are validated on the host before anything touches the GPU: on any error no kernel is
+ *     launched, C is untouched, the call returns a named status and tcgemm_last_error() says which
+ *     argument broke which rule (with CUDA's own text when CUDA failed).
+ */
+#ifndef TCGEMM_TCGEMM_H
+#define TCGEMM_TCGEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCGEMM_VERSION_MAJOR 0
+#define TCGEMM_VERSION_MINOR 1
+#define TCGEMM_VERSION_PATCH 0
+
+/* Status codes. Values are part of the ABI (the Fortran module mirrors them). */
+typedef enum tcgemm_status {
+  TCGEMM_SUCCESS = 0,
+  TCGEMM_ERROR_INVALID_ARGUMENT = 1, /* a size, leading dimension, pointer, trans flag or niter is invalid */
+  TCGEMM_ERROR_INVALID_CONFIG = 2,   /* family, tile, tile_k, padding or stages breaks a kernel rule */
+  TCGEMM_ERROR_NO_DEVICE = 3,        /* no CUDA device is visible */
+  TCGEMM_ERROR_ARCHITECTURE = 4,     /* the device's compute capability cannot run the requested kernel */
+  TCGEMM_ERROR_SHARED_MEMORY = 5,    /* the configuration needs more shared memory than the device allows */
+  TCGEMM_ERROR_CUDA = 6              /* a CUDA runtime call failed; the message carries CUDA's text */
+} tcgemm_status;
+
+/* Kernel families, one per example of the reference design plus the Hopper path. */
+typedef enum tcgemm_family {
+  TCGEMM_FAMILY_AUTO = 0,           /* tcgemm_dgemm chooses (sm90_mma on cc 9.x, shared_ab on cc 8.x) */
+  TCGEMM_FAMILY_SINGLE = 1,         /* Example 1: one warp, one 8x8x4 WMMA tile */
+  TCGEMM_FAMILY_ROW = 2,            /* Example 2: one warp, C(8x8) = A(8xK) B(Kx8) */
+  TCGEMM_FAMILY_WARP_PER_BLOCK = 3, /* Example 3: grid of one-warp blocks, one 8x8 C tile each */
+  TCGEMM_FAMILY_BLOCK_TILE = 4,     /* Example 4: tile_m x tile_n C tile per multi-warp block */
+  TCGEMM_FAMILY_PEAK = 5,           /* Figure 1: one load, niter mma_sync, one store */
+  TCGEMM_FAMILY_SHARED_A = 6,       /* Example 5: A tile (tile_m x 4) in shared memory, padding pad_a */
+  TCGEMM_FAMILY_SHARED_AB = 7,      /* Example 6: A and B tiles in dynamic shared memory, tile_k deep */
+  TCGEMM_FAMILY_SM90_MMA = 8        /* Hopper: mma.sync m16n8k*.f64 with a cp.async multistage pipeline */
+} tcgemm_family;
+
+/*
+ * A kernel configuration. Zero in tile_m/tile_n/tile_k/stages means "the family's default"; paddings are
+ * taken as given (0 is a legal padding). tcgemm_default_config() fills a complete one.
+ *   tile_m, tile_n : C tile computed by one thread block (shared_a: tile_n = tile_m, as in the seed)
+ *   tile_k         : depth of the shared-memory A/B tiles (shared_ab, sm90_mma)
+ *   pad_a, pad_b   : doubles added to the leading dimension of the shared-memory A and B tiles
+ *   stages         : shared-memory pipeline depth (shared_ab, sm90_mma)
+ */
+typedef struct tcgemm_config {
+  int32_t family; /* tcgemm_family */
+  int32_t tile_m;
+  int32_t tile_n;
+  int32_t tile_k;
+  int32_t pad_a;
+  int32_t pad_b;
+  int32_t stages;
+  int32_t reserved; /* must be 0; keeps the struct a multiple of 8 bytes for Fortran */
+} tcgemm_config;
+
+typedef struct tcgemm_device_info {
+  char name[256];
+  int32_t device;
+  int32_t cc_major;
+  int32_t cc_minor;
+  int32_t sm_count;
+  int64_t shared_memory_per_block_optin; /* bytes a block may use after opting in */
+  int64_t shared_memory_per_sm;          /* bytes */
+  int64_t global_memory;                 /* bytes */
+} tcgemm_device_info;
+
+/* ---- status and errors ------------------------------------------------------------------------- */
+const char* tcgemm_status_string(tcgemm_status status);
+/* Message of the last failed call on this thread ("" after a successful call). Valid until the next call. */
+const char* tcgemm_last_error(void);
+const char* tcgemm_version_string(void);
+
+/* ---- device ------------------------------------------------------------------------------------- */
+/* device < 0 means the current device. */
+tcgemm_status tcgemm_device_info_get(int32_t device, tcgemm_device_info* info);
+
+/* ---- configurations (host only: no CUDA call) ---------------------------------------------------- */
+tcgemm_status tcgemm_default_config(int32_t family, tcgemm_config* config);
+/* Checks every rule of the configuration's family that does not depend on the device. */
+tcgemm_status tcgemm_config_validate(const tcgemm_config* config);
+/* Dynamic + static shared memory one block of this configuration needs, in bytes. */
+tcgemm_status tcgemm_config_shared_memory_bytes(const tcgemm_config* config, int64_t* bytes);
+/* Threads per block of this configuration. */
+tcgemm_status tcgemm_config_threads_per_block(const tcgemm_config* config, int32_t* threads);
+/* Full check of a configuration against a device (validate + architecture + shared memory limit). */
+tcgemm_status tcgemm_config_check_device(const tcgemm_config* config, int32_t device);
+
+/* ---- FP64 WMMA families of the reference design: C = A * B (alpha = 1, beta = 0, no transpose) ---- */
+/* Example 1: C(8x8) = A(8x4) B(4x8); lda >= 8, ldb >= 4, ldc >= 8. */
+tcgemm_status tcgemm_dmma_single(const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                                 int64_t ldc, cudaStream_t stream);
+/* Example 2: C(8x8) = A(8xK) B(Kx8), any k >= 0. */
+tcgemm_status tcgemm_dmma_row(int64_t k, const double* A, int64_t lda, const double* B, int64_t ldb,
+                              double* C, int64_t ldc, cudaStream_t stream);
+/* Example 3: one warp per block, one 8x8 C tile per block; any m, n, k. */
+tcgemm_status tcgemm_dmma_warp_per_block(int64_t m, int64_t n, int64_t k, const double* A, int64_t lda,
+                                         const double* B, int64_t ldb, double* C, int64_t ldc,
+                                         cudaStream_t stream);
+/* Example 4: tile_m x tile_n C tile per block (multiples of 8, see tcgemm_config_validate). */
+tcgemm_status tcgemm_dmma_block_tile(int64_t m, int64_t n, int64_t k, int32_t tile_m, int32_t tile_n,
+                                     const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                                     int64_t ldc, cudaStream_t stream);
+/* Figure 1 benchmark: A is 8x4 (lda >= 8), B is 4x8 (ldb >= 4); every 8x8 tile of the m x n matrix C
+ * receives niter * (A B), accumulated by niter mma_sync calls from one load of A and B. */
+tcgemm_status tcgemm_dmma_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda,
+                               const double* B, int64_t ldb, double* C, int64_t ldc, cudaStream_t stream);
+/* Example 5: tile_m x 4 A tile in shared memory with leading dimension tile_m + pad_a. */
+tcgemm_status tcgemm_dmma_shared_a(int64_t m, int64_t n, int64_t k, int32_t tile_m, int32_t pad_a,
+                                   const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                                   int64_t ldc, cudaStream_t stream);
+/* Example 6: tile x tile_k A tile and tile_k x tile B tile in dynamic shared memory. */
+tcgemm_status tcgemm_dmma_shared_ab(int64_t m, int64_t n, int64_t k, int32_t tile, int32_t tile_k,
+                                    int32_t pad_a, int32_t pad_b, const double* A, int64_t lda,
+                                    const double* B, int64_t ldb, double* C, int64_t ldc,
+                                    cudaStream_t stream);
+
+/* ---- BLAS-semantics DGEMM ------------------------------------------------------------------------ */
+/* C <- alpha op(A) op(B) + beta C, op(X) = X for 'N'/'n', X^T for 'T'/'t'/'C'/'c' (real data).
+ * Reference-BLAS rules: quick return when m = 0, n = 0, or (alpha = 0 or k = 0) and beta = 1;
+ * beta = 0 means C is not read; alpha = 0 means A and B are not read.
+ * Errors name the argument by its BLAS position, e.g. "argument 8 (lda) must be >= max(1, m) = 100". */
+tcgemm_status tcgemm_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                           const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
+                           int64_t ldc, cudaStream_t stream);
+/* The same with an explicit kernel configuration (family shared_a, shared_ab or sm90_mma). */
+tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char transb, int64_t m, int64_t n,
+                                  int64_t k, double alpha, const double* A, int64_t lda, const double* B,
+                                  int64_t ldb, double beta, double* C, int64_t ldc, cudaStream_t stream);
+/* The configuration tcgemm_dgemm would use on this device (family AUTO resolved). */
+tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config);
+
+/* DGEMM on host arrays: copies A, B (and C when beta != 0) to the GPU, runs tcgemm_dgemm on the default
+ * stream, copies C back and synchronizes. Device buffers are kept per host thread and only grown, so
+ * repeated calls of similar size allocate nothing; tcgemm_release_workspace() frees them. */
+tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
+                                double* C, int64_t ldc);
+tcgemm_status tcgemm_release_workspace(void);
+
+/* ---- small device-memory helpers (for Fortran and C callers without the CUDA headers' helpers) ---- */
+tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes);
+tcgemm_status tcgemm_free(void* device_ptr);
+tcgemm_status tcgemm_memcpy_to_device(void* device_dst, const void* host_src, int64_t bytes);
+tcgemm_status tcgemm_memcpy_to_host(void* host_dst, const void* device_src, int64_t bytes);
+tcgemm_status tcgemm_synchronize(cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCGEMM_TCGEMM_H */

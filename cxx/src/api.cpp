@@ -1,0 +1,278 @@
+// The public entry points. Every GEMM-like call takes the same path:
+//   validate arguments -> validate configuration -> quick return -> device gate -> configuration on this
+//   device -> (alpha == 0 or k == 0: scale C) -> the family's launcher.
+// Nothing touches the GPU before the first two steps pass, so a rejected call never launches and never
+// writes C.
+#include <cstring>
+
+#include "config_rules.hpp"
+#include "launch.hpp"
+#include "validate.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+FamilyLauncher launcher_for(int32_t family) {
+  switch (family) {
+    case TCGEMM_FAMILY_SINGLE: return launch_single;
+    case TCGEMM_FAMILY_ROW: return launch_row;
+    case TCGEMM_FAMILY_WARP_PER_BLOCK: return launch_warp_per_block;
+    case TCGEMM_FAMILY_BLOCK_TILE: return launch_block_tile;
+    case TCGEMM_FAMILY_SHARED_A: return launch_shared_a;
+    case TCGEMM_FAMILY_SHARED_AB: return launch_shared_ab;
+    case TCGEMM_FAMILY_SM90_MMA: return launch_sm90_mma;
+    default: return nullptr;
+  }
+}
+
+bool is_blas_family(int32_t family) {
+  return family == TCGEMM_FAMILY_AUTO || family == TCGEMM_FAMILY_SHARED_A || family == TCGEMM_FAMILY_SHARED_AB ||
+         family == TCGEMM_FAMILY_SM90_MMA;
+}
+
+tcgemm_config default_config_for(int32_t family) {
+  tcgemm_config c{};
+  c.family = family;
+  if (family == TCGEMM_FAMILY_SHARED_A) c.pad_a = kSharedADefaultPad;
+  if (family == TCGEMM_FAMILY_SHARED_AB) c.pad_a = c.pad_b = kSharedABDefaultPad;
+  tcgemm_config resolved{};
+  if (validate_config(c, &resolved) != TCGEMM_SUCCESS) return c;  // unknown family: left for validation
+  return resolved;
+}
+
+// The configuration tcgemm_dgemm uses: the Hopper family on compute capability 9.x, else shared_ab.
+tcgemm_config select_config(const DeviceContext& ctx) {
+  return default_config_for(ctx.cc_major == kSm90MinCcMajor ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+}
+
+tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
+                       int position_offset, cudaStream_t stream) {
+  clear_error();
+  GemmProblem p;
+  tcgemm_status s = validate_problem(raw, naming, position_offset, &p);
+  if (s != TCGEMM_SUCCESS) return s;
+  tcgemm_config cfg;
+  s = validate_config(raw_config, &cfg);
+  if (s != TCGEMM_SUCCESS) return s;
+
+  // Reference-BLAS quick return: nothing to compute and C stays as it is.
+  if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
+  if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
+
+  DeviceContext ctx;
+  s = device_gate(&ctx);
+  if (s != TCGEMM_SUCCESS) return s;
+  const bool automatic = cfg.family == TCGEMM_FAMILY_AUTO;
+  if (automatic) cfg = select_config(ctx);
+  s = check_config_against_device(cfg, ctx);
+  if (s != TCGEMM_SUCCESS) return s;
+
+  // alpha == 0 or k == 0: C <- beta C; A and B are not read.
+  if (p.alpha == 0.0 || p.k == 0) return launch_scale_c(p.m, p.n, p.beta, p.C, p.ldc, stream);
+
+  s = launcher_for(cfg.family)(p, cfg, ctx, stream);
+  if (s == TCGEMM_ERROR_ARCHITECTURE && automatic && cfg.family == TCGEMM_FAMILY_SM90_MMA) {
+    // A build without sm_90 code on a Hopper device: fall back to the portable WMMA family.
+    clear_error();
+    cfg = default_config_for(TCGEMM_FAMILY_SHARED_AB);
+    s = check_config_against_device(cfg, ctx);
+    if (s == TCGEMM_SUCCESS) s = launch_shared_ab(p, cfg, ctx, stream);
+  }
+  return s;
+}
+
+// C = A B for the reference-design example families.
+tcgemm_status run_example(int32_t family, int32_t tile_m, int32_t tile_n, int32_t tile_k, int32_t pad_a,
+                          int32_t pad_b, int64_t m, int64_t n, int64_t k, const double* A, int64_t lda,
+                          const double* B, int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+  GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.A = A;
+  p.lda = lda;
+  p.B = B;
+  p.ldb = ldb;
+  p.C = C;
+  p.ldc = ldc;
+  tcgemm_config c{};
+  c.family = family;
+  c.tile_m = tile_m;
+  c.tile_n = tile_n;
+  c.tile_k = tile_k;
+  c.pad_a = pad_a;
+  c.pad_b = pad_b;
+  return run_gemm(p, c, ArgNaming::Named, 0, stream);
+}
+
+GemmProblem blas_problem(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
+                         int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
+  GemmProblem p;
+  p.transa = transa;
+  p.transb = transb;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.alpha = alpha;
+  p.A = A;
+  p.lda = lda;
+  p.B = B;
+  p.ldb = ldb;
+  p.beta = beta;
+  p.C = C;
+  p.ldc = ldc;
+  return p;
+}
+
+}  // namespace
+}  // namespace tcgemm::detail
+
+using namespace tcgemm::detail;
+
+extern "C" {
+
+tcgemm_status tcgemm_default_config(int32_t family, tcgemm_config* config) {
+  clear_error();
+  if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
+  tcgemm_config c = default_config_for(family);
+  tcgemm_config resolved;
+  tcgemm_status s = validate_config(c, &resolved);
+  if (s != TCGEMM_SUCCESS) return s;
+  *config = resolved;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_config_validate(const tcgemm_config* config) {
+  clear_error();
+  if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
+  tcgemm_config resolved;
+  return validate_config(*config, &resolved);
+}
+
+tcgemm_status tcgemm_config_shared_memory_bytes(const tcgemm_config* config, int64_t* bytes) {
+  clear_error();
+  if (!config || !bytes) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s is NULL", config ? "bytes" : "config");
+  tcgemm_config resolved;
+  tcgemm_status s = validate_config(*config, &resolved);
+  if (s != TCGEMM_SUCCESS) return s;
+  *bytes = config_shared_memory_bytes(resolved);
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_config_threads_per_block(const tcgemm_config* config, int32_t* threads) {
+  clear_error();
+  if (!config || !threads)
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s is NULL", config ? "threads" : "config");
+  tcgemm_config resolved;
+  tcgemm_status s = validate_config(*config, &resolved);
+  if (s != TCGEMM_SUCCESS) return s;
+  *threads = config_threads_per_block(resolved);
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_config_check_device(const tcgemm_config* config, int32_t device) {
+  clear_error();
+  if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
+  tcgemm_config resolved;
+  tcgemm_status s = validate_config(*config, &resolved);
+  if (s != TCGEMM_SUCCESS) return s;
+  tcgemm_device_info info;
+  s = tcgemm_device_info_get(device, &info);
+  if (s != TCGEMM_SUCCESS) return s;
+  DeviceContext ctx;
+  ctx.device = info.device;
+  ctx.cc_major = info.cc_major;
+  ctx.cc_minor = info.cc_minor;
+  ctx.sm_count = info.sm_count;
+  ctx.smem_optin = info.shared_memory_per_block_optin;
+  ctx.smem_per_sm = info.shared_memory_per_sm;
+  if (ctx.cc_major < 8)
+    return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                     "device %d has compute capability %d.%d; tcgemm's FP64 tensor-core kernels need 8.0 or newer",
+                     ctx.device, ctx.cc_major, ctx.cc_minor);
+  if (resolved.family == TCGEMM_FAMILY_AUTO) resolved = select_config(ctx);
+  return check_config_against_device(resolved, ctx);
+}
+
+tcgemm_status tcgemm_dmma_single(const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+                                 cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_SINGLE, 0, 0, 0, 0, 0, kWmmaM, kWmmaN, kWmmaK, A, lda, B, ldb, C, ldc, stream);
+}
+
+tcgemm_status tcgemm_dmma_row(int64_t k, const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                              int64_t ldc, cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_ROW, 0, 0, 0, 0, 0, kWmmaM, kWmmaN, k, A, lda, B, ldb, C, ldc, stream);
+}
+
+tcgemm_status tcgemm_dmma_warp_per_block(int64_t m, int64_t n, int64_t k, const double* A, int64_t lda,
+                                         const double* B, int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_WARP_PER_BLOCK, 0, 0, 0, 0, 0, m, n, k, A, lda, B, ldb, C, ldc, stream);
+}
+
+tcgemm_status tcgemm_dmma_block_tile(int64_t m, int64_t n, int64_t k, int32_t tile_m, int32_t tile_n,
+                                     const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                                     int64_t ldc, cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_BLOCK_TILE, tile_m, tile_n, 0, 0, 0, m, n, k, A, lda, B, ldb, C, ldc, stream);
+}
+
+tcgemm_status tcgemm_dmma_shared_a(int64_t m, int64_t n, int64_t k, int32_t tile_m, int32_t pad_a, const double* A,
+                                   int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+                                   cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_SHARED_A, tile_m, 0, 0, pad_a, 0, m, n, k, A, lda, B, ldb, C, ldc, stream);
+}
+
+tcgemm_status tcgemm_dmma_shared_ab(int64_t m, int64_t n, int64_t k, int32_t tile, int32_t tile_k, int32_t pad_a,
+                                    int32_t pad_b, const double* A, int64_t lda, const double* B, int64_t ldb,
+                                    double* C, int64_t ldc, cudaStream_t stream) {
+  return run_example(TCGEMM_FAMILY_SHARED_AB, tile, 0, tile_k, pad_a, pad_b, m, n, k, A, lda, B, ldb, C, ldc,
+                     stream);
+}
+
+tcgemm_status tcgemm_dmma_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda, const double* B,
+                               int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+  clear_error();
+  tcgemm_status s = validate_peak(m, n, niter, A, lda, B, ldb, C, ldc);
+  if (s != TCGEMM_SUCCESS) return s;
+  if (m == 0 || n == 0) return TCGEMM_SUCCESS;
+  DeviceContext ctx;
+  s = device_gate(&ctx);
+  if (s != TCGEMM_SUCCESS) return s;
+  return launch_peak(m, n, niter, A, lda, B, ldb, C, ldc, ctx, stream);
+}
+
+tcgemm_status tcgemm_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
+                           int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc,
+                           cudaStream_t stream) {
+  tcgemm_config automatic{};
+  return run_gemm(blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), automatic,
+                  ArgNaming::Blas, 0, stream);
+}
+
+tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char transb, int64_t m, int64_t n,
+                                  int64_t k, double alpha, const double* A, int64_t lda, const double* B, int64_t ldb,
+                                  double beta, double* C, int64_t ldc, cudaStream_t stream) {
+  clear_error();
+  if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument 1 (config) is NULL");
+  if (!is_blas_family(config->family))
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG,
+                     "family=%d (%s): tcgemm_dgemm_config runs the BLAS-semantics families shared_a, shared_ab, "
+                     "sm90_mma or auto; the reference-design examples have their own tcgemm_dmma_* entry points",
+                     config->family, family_name(config->family));
+  // Positions shift by one: argument 1 is the configuration.
+  return run_gemm(blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), *config,
+                  ArgNaming::Blas, 1, stream);
+}
+
+tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config) {
+  clear_error();
+  if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
+  tcgemm_device_info info;
+  tcgemm_status s = tcgemm_device_info_get(device, &info);
+  if (s != TCGEMM_SUCCESS) return s;
+  DeviceContext ctx;
+  ctx.cc_major = info.cc_major;
+  *config = select_config(ctx);
+  return TCGEMM_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,363 @@
+// All run-time rules of tcgemm in one place (host only, no CUDA calls).
+#include "validate.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "config_rules.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+// ---- argument naming ------------------------------------------------------------------------------
+
+// BLAS positions of dgemm's arguments.
+enum BlasPos { kPosTransA = 1, kPosTransB, kPosM, kPosN, kPosK, kPosAlpha, kPosA, kPosLda, kPosB, kPosLdb,
+               kPosBeta, kPosC, kPosLdc };
+
+struct Namer {
+  ArgNaming naming;
+  int offset;
+  // "argument 8 (lda)" or "lda=<value>:" depending on the style; `value` is only printed for Named.
+  tcgemm_status fail_int(int pos, const char* name, int64_t value, const char* rule_fmt, int64_t bound,
+                         const char* bound_text) const {
+    if (naming == ArgNaming::Blas)
+      return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (%s) %s%s = %" PRId64 ", got %" PRId64,
+                       pos + offset, name, rule_fmt, bound_text, bound, value);
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s=%" PRId64 ": %s%s = %" PRId64, name, value, rule_fmt,
+                     bound_text, bound);
+  }
+  tcgemm_status fail_null(int pos, const char* name, const char* why) const {
+    if (naming == ArgNaming::Blas)
+      return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (%s) is NULL but %s", pos + offset, name,
+                       why);
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s is NULL but %s", name, why);
+  }
+};
+
+bool normalise_trans(char t, char* out) {
+  switch (t) {
+    case 'N': case 'n': *out = 'N'; return true;
+    case 'T': case 't': case 'C': case 'c': *out = 'T'; return true;  // real data: conjugate = transpose
+    default: return false;
+  }
+}
+
+tcgemm_status check_size(const Namer& nm, int pos, const char* name, int64_t value) {
+  if (value >= 0) return TCGEMM_SUCCESS;
+  if (nm.naming == ArgNaming::Blas)
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (%s) must be >= 0, got %" PRId64, pos + nm.offset,
+                     name, value);
+  return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s=%" PRId64 ": must be >= 0", name, value);
+}
+
+tcgemm_status check_ld(const Namer& nm, int pos, const char* name, int64_t ld, int64_t rows,
+                       const char* rows_text) {
+  const int64_t need = std::max<int64_t>(1, rows);
+  if (ld < need) {
+    char bound[64];
+    std::snprintf(bound, sizeof bound, "max(1, %s)", rows_text);
+    return nm.fail_int(pos, name, ld, "must be >= ", need, bound);
+  }
+  return TCGEMM_SUCCESS;
+}
+
+// ---- configuration helpers ------------------------------------------------------------------------
+
+bool in_shared_tiles(int t) {
+  for (int v : kSharedTiles)
+    if (v == t) return true;
+  return false;
+}
+
+tcgemm_status config_error(const char* fmt_family, const char* field, int32_t value, const char* rule) {
+  return set_error(TCGEMM_ERROR_INVALID_CONFIG, "%s=%d: %s (family %s)", field, value, rule, fmt_family);
+}
+
+tcgemm_status check_pad(const char* fam, const char* field, int32_t pad) {
+  if (pad < 0) return config_error(fam, field, pad, "shared-memory padding must be >= 0");
+  if (pad % kPadMultiple != 0)
+    return config_error(fam, field, pad, "shared-memory padding must be a multiple of 2 doubles (16 bytes)");
+  if (pad > kMaxPad) return config_error(fam, field, pad, "shared-memory padding must be <= 64 doubles");
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status require_zero(const char* fam, const char* field, int32_t value, const char* why) {
+  if (value != 0) return config_error(fam, field, value, why);
+  return TCGEMM_SUCCESS;
+}
+
+#define TCGEMM_RETURN_IF(expr)            \
+  do {                                    \
+    tcgemm_status s_ = (expr);            \
+    if (s_ != TCGEMM_SUCCESS) return s_;  \
+  } while (0)
+
+tcgemm_status validate_fixed_tile_family(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  if (c.tile_m != 0 && c.tile_m != kWmmaM) return config_error(fam, "tile_m", c.tile_m, "this family's C tile is 8 x 8");
+  if (c.tile_n != 0 && c.tile_n != kWmmaN) return config_error(fam, "tile_n", c.tile_n, "this family's C tile is 8 x 8");
+  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+  out->tile_m = kWmmaM;
+  out->tile_n = kWmmaN;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_block_tile(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  const int tm = c.tile_m ? c.tile_m : kBlockTileDefaultM;
+  const int tn = c.tile_n ? c.tile_n : kBlockTileDefaultN;
+  if (tm < kWmmaM || tm > kBlockTileMax || tm % kWmmaM != 0)
+    return config_error(fam, "tile_m", tm, "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
+  if (tn < kWmmaN || tn > kBlockTileMax || tn % kWmmaN != 0)
+    return config_error(fam, "tile_n", tn, "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
+  if ((tm / kWmmaM) * (tn / kWmmaN) > kBlockTileMaxWarps)
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG,
+                     "tile_m=%d, tile_n=%d: (tile_m/8)*(tile_n/8) = %d warps exceeds 32 warps (1024 threads) per "
+                     "block (family block_tile)",
+                     tm, tn, (tm / kWmmaM) * (tn / kWmmaN));
+  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+  out->tile_m = tm;
+  out->tile_n = tn;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_peak_config(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  const int tm = kPeakWarpsM * kWmmaM, tn = kPeakWarpsN * kWmmaN;
+  if (c.tile_m != 0 && c.tile_m != tm) return config_error(fam, "tile_m", c.tile_m, "the peak block tile is 32 x 16");
+  if (c.tile_n != 0 && c.tile_n != tn) return config_error(fam, "tile_n", c.tile_n, "the peak block tile is 32 x 16");
+  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "must be 0"));
+  out->tile_m = tm;
+  out->tile_n = tn;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_shared_tile(const char* fam, const tcgemm_config& c, int default_tile, int* tile) {
+  const int tm = c.tile_m ? c.tile_m : default_tile;
+  if (!in_shared_tiles(tm)) return config_error(fam, "tile_m", tm, "must be one of 32, 64, 96, 128");
+  if (c.tile_n != 0 && c.tile_n != tm)
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG, "tile_n=%d: must equal tile_m=%d (family %s uses square C tiles)",
+                     c.tile_n, tm, fam);
+  *tile = tm;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_shared_a(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  int tile = 0;
+  TCGEMM_RETURN_IF(validate_shared_tile(fam, c, kSharedADefaultTile, &tile));
+  if (c.tile_k != 0 && c.tile_k != kWmmaK)
+    return config_error(fam, "tile_k", c.tile_k, "the shared A tile is tile_m x 4; must be 0 or 4");
+  TCGEMM_RETURN_IF(check_pad(fam, "pad_a", c.pad_a));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family keeps no B tile in shared memory; must be 0"));
+  if (c.stages != 0 && c.stages != 1)
+    return config_error(fam, "stages", c.stages, "this family is single-stage; must be 0 or 1");
+  out->tile_m = out->tile_n = tile;
+  out->tile_k = kWmmaK;
+  out->stages = 1;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_shared_ab(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  int tile = 0;
+  TCGEMM_RETURN_IF(validate_shared_tile(fam, c, kSharedABDefaultTile, &tile));
+  const int tk = c.tile_k ? c.tile_k : kSharedABDefaultTileK;
+  if (tk < kSharedABMinTileK || tk > kSharedABMaxTileK || tk % kWmmaK != 0)
+    return config_error(fam, "tile_k", tk, "must be a multiple of 4 between 4 and 256");
+  TCGEMM_RETURN_IF(check_pad(fam, "pad_a", c.pad_a));
+  TCGEMM_RETURN_IF(check_pad(fam, "pad_b", c.pad_b));
+  const int st = c.stages ? c.stages : kSharedABDefaultStages;
+  if (st < 1 || st > kSharedABMaxStages)
+    return config_error(fam, "stages", st, "must be 1 (load, sync, compute) or 2 (double-buffered cp.async)");
+  out->tile_m = out->tile_n = tile;
+  out->tile_k = tk;
+  out->stages = st;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_sm90(const tcgemm_config& c, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  const Sm90Shape* shape = nullptr;
+  if (c.tile_m == 0 && c.tile_n == 0 && c.tile_k == 0) {
+    shape = &kSm90Shapes[kSm90DefaultShape];
+  } else {
+    for (const Sm90Shape& s : kSm90Shapes)
+      if (s.tile_m == c.tile_m && s.tile_n == c.tile_n && s.tile_k == c.tile_k) shape = &s;
+  }
+  if (!shape) {
+    char list[256] = {0};
+    size_t used = 0;
+    for (const Sm90Shape& s : kSm90Shapes)
+      used += std::snprintf(list + used, sizeof list - used, "%s%dx%dx%d", used ? ", " : "", s.tile_m, s.tile_n,
+                            s.tile_k);
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG,
+                     "tile_m=%d, tile_n=%d, tile_k=%d: family sm90_mma supports the block tiles %s", c.tile_m,
+                     c.tile_n, c.tile_k, list);
+  }
+  const int st = c.stages ? c.stages : shape->default_stages;
+  if (st < shape->min_stages || st > shape->max_stages)
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG, "stages=%d: family sm90_mma tile %dx%dx%d supports %d to %d stages",
+                     st, shape->tile_m, shape->tile_n, shape->tile_k, shape->min_stages, shape->max_stages);
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
+  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
+  out->tile_m = shape->tile_m;
+  out->tile_n = shape->tile_n;
+  out->tile_k = shape->tile_k;
+  out->stages = st;
+  return TCGEMM_SUCCESS;
+}
+
+const Sm90Shape* find_sm90_shape(const tcgemm_config& r) {
+  for (const Sm90Shape& s : kSm90Shapes)
+    if (s.tile_m == r.tile_m && s.tile_n == r.tile_n && s.tile_k == r.tile_k) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* family_name(int32_t family) {
+  switch (family) {
+    case TCGEMM_FAMILY_AUTO: return "auto";
+    case TCGEMM_FAMILY_SINGLE: return "single";
+    case TCGEMM_FAMILY_ROW: return "row";
+    case TCGEMM_FAMILY_WARP_PER_BLOCK: return "warp_per_block";
+    case TCGEMM_FAMILY_BLOCK_TILE: return "block_tile";
+    case TCGEMM_FAMILY_PEAK: return "peak";
+    case TCGEMM_FAMILY_SHARED_A: return "shared_a";
+    case TCGEMM_FAMILY_SHARED_AB: return "shared_ab";
+    case TCGEMM_FAMILY_SM90_MMA: return "sm90_mma";
+  }
+  return "unknown";
+}
+
+tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, int position_offset, GemmProblem* out) {
+  const Namer nm{naming, position_offset};
+  GemmProblem p = in;
+  if (!normalise_trans(in.transa, &p.transa))
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (transa) must be 'N', 'T' or 'C', got '%c' (%d)",
+                     kPosTransA + position_offset, in.transa >= 32 && in.transa < 127 ? in.transa : '?',
+                     int(in.transa));
+  if (!normalise_trans(in.transb, &p.transb))
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (transb) must be 'N', 'T' or 'C', got '%c' (%d)",
+                     kPosTransB + position_offset, in.transb >= 32 && in.transb < 127 ? in.transb : '?',
+                     int(in.transb));
+  TCGEMM_RETURN_IF(check_size(nm, kPosM, "m", p.m));
+  TCGEMM_RETURN_IF(check_size(nm, kPosN, "n", p.n));
+  TCGEMM_RETURN_IF(check_size(nm, kPosK, "k", p.k));
+  // op(A) is m x k, so A as stored has m rows ('N') or k rows ('T'); likewise B has k or n rows.
+  const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLdb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLdc, "ldc", p.ldc, p.m, "m"));
+  // Pointers only matter where they will be dereferenced: A and B when alpha != 0 and the product is
+  // non-empty, C whenever it has elements.
+  const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0;
+  if (product_read && !p.A) return nm.fail_null(kPosA, "A", "m, n, k > 0 and alpha != 0");
+  if (product_read && !p.B) return nm.fail_null(kPosB, "B", "m, n, k > 0 and alpha != 0");
+  if (p.m > 0 && p.n > 0 && !p.C) return nm.fail_null(kPosC, "C", "m, n > 0");
+  *out = p;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_config(const tcgemm_config& c, tcgemm_config* out) {
+  tcgemm_config r = c;
+  if (c.reserved != 0)
+    return set_error(TCGEMM_ERROR_INVALID_CONFIG, "reserved=%d: must be 0 (zero-initialise tcgemm_config)", c.reserved);
+  switch (c.family) {
+    case TCGEMM_FAMILY_AUTO:
+      if (c.tile_m || c.tile_n || c.tile_k || c.pad_a || c.pad_b || c.stages)
+        return set_error(TCGEMM_ERROR_INVALID_CONFIG,
+                         "family=auto: tiles, paddings and stages are chosen per device and must be 0; name a "
+                         "family to set them");
+      break;
+    case TCGEMM_FAMILY_SINGLE:
+    case TCGEMM_FAMILY_ROW:
+    case TCGEMM_FAMILY_WARP_PER_BLOCK: TCGEMM_RETURN_IF(validate_fixed_tile_family(c, &r)); break;
+    case TCGEMM_FAMILY_BLOCK_TILE: TCGEMM_RETURN_IF(validate_block_tile(c, &r)); break;
+    case TCGEMM_FAMILY_PEAK: TCGEMM_RETURN_IF(validate_peak_config(c, &r)); break;
+    case TCGEMM_FAMILY_SHARED_A: TCGEMM_RETURN_IF(validate_shared_a(c, &r)); break;
+    case TCGEMM_FAMILY_SHARED_AB: TCGEMM_RETURN_IF(validate_shared_ab(c, &r)); break;
+    case TCGEMM_FAMILY_SM90_MMA: TCGEMM_RETURN_IF(validate_sm90(c, &r)); break;
+    default:
+      return set_error(TCGEMM_ERROR_INVALID_CONFIG, "family=%d: unknown kernel family (valid: 0 to 8, see tcgemm_family)",
+                       c.family);
+  }
+  *out = r;
+  return TCGEMM_SUCCESS;
+}
+
+int64_t config_shared_memory_bytes(const tcgemm_config& r) {
+  switch (r.family) {
+    case TCGEMM_FAMILY_SHARED_A: return shared_a_smem_bytes(r.tile_m, r.pad_a);
+    case TCGEMM_FAMILY_SHARED_AB: return shared_ab_smem_bytes(r.tile_m, r.tile_k, r.pad_a, r.pad_b, r.stages);
+    case TCGEMM_FAMILY_SM90_MMA: {
+      const Sm90Shape* s = find_sm90_shape(r);
+      return s ? sm90_smem_bytes(*s, r.stages) : 0;
+    }
+    default: return 0;  // the example families keep tiles in registers (plus a small per-warp staging tile)
+  }
+}
+
+int config_threads_per_block(const tcgemm_config& r) {
+  switch (r.family) {
+    case TCGEMM_FAMILY_SINGLE:
+    case TCGEMM_FAMILY_ROW:
+    case TCGEMM_FAMILY_WARP_PER_BLOCK: return kWarpSize;
+    case TCGEMM_FAMILY_BLOCK_TILE: return (r.tile_m / kWmmaM) * (r.tile_n / kWmmaN) * kWarpSize;
+    case TCGEMM_FAMILY_PEAK: return kPeakWarpsM * kPeakWarpsN * kWarpSize;
+    case TCGEMM_FAMILY_SHARED_A:
+    case TCGEMM_FAMILY_SHARED_AB: return (r.tile_m / kWmmaM) * kWarpSize;  // one warp per 8-row block
+    case TCGEMM_FAMILY_SM90_MMA: {
+      const Sm90Shape* s = find_sm90_shape(r);
+      return s ? s->warps_m * s->warps_n * kWarpSize : 0;
+    }
+    default: return 0;
+  }
+}
+
+tcgemm_status check_config_against_device(const tcgemm_config& r, const DeviceContext& ctx) {
+  if (r.family == TCGEMM_FAMILY_SM90_MMA && ctx.cc_major != kSm90MinCcMajor)
+    return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                     "family sm90_mma needs compute capability 9.x (mma.sync m16n8k*.f64); device %d is %d.%d",
+                     ctx.device, ctx.cc_major, ctx.cc_minor);
+  const int64_t bytes = config_shared_memory_bytes(r);
+  if (bytes > ctx.smem_optin)
+    return set_error(TCGEMM_ERROR_SHARED_MEMORY,
+                     "family %s tile %dx%d tile_k=%d pad_a=%d pad_b=%d stages=%d needs %" PRId64
+                     " bytes of shared memory per block; device %d allows %" PRId64 " (opt-in limit)",
+                     family_name(r.family), r.tile_m, r.tile_n, r.tile_k, r.pad_a, r.pad_b, r.stages, bytes,
+                     ctx.device, ctx.smem_optin);
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda, const double* B,
+                            int64_t ldb, const double* C, int64_t ldc) {
+  const Namer nm{ArgNaming::Named, 0};
+  TCGEMM_RETURN_IF(check_size(nm, kPosM, "m", m));
+  TCGEMM_RETURN_IF(check_size(nm, kPosN, "n", n));
+  if (niter < 1)
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "niter=%d: must be >= 1 (number of mma_sync per load)", niter);
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLda, "lda", lda, kWmmaM, "8"));
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLdb, "ldb", ldb, kWmmaK, "4"));
+  TCGEMM_RETURN_IF(check_ld(nm, kPosLdc, "ldc", ldc, m, "m"));
+  if (m > 0 && n > 0) {
+    if (!A) return nm.fail_null(kPosA, "A", "m, n > 0");
+    if (!B) return nm.fail_null(kPosB, "B", "m, n > 0");
+    if (!C) return nm.fail_null(kPosC, "C", "m, n > 0");
+  }
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace tcgemm::detail
