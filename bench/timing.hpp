@@ -35,7 +35,7 @@ Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream 
     cuda_check(cudaEventRecord(events[size_t(2 * r + 1)], stream), "cudaEventRecord");
   }
   cuda_check(cudaStreamSynchronize(stream), "timed runs");
-  std::vector<double> ms(size_t(reps));
+  std::vector<double> ms(static_cast<size_t>(reps));
   for (int r = 0; r < reps; ++r) {
     float t = 0;
     cuda_check(cudaEventElapsedTime(&t, events[size_t(2 * r)], events[size_t(2 * r + 1)]), "cudaEventElapsedTime");
