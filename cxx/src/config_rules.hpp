@@ -11,6 +11,9 @@ constexpr int kWmmaM = 8;
 constexpr int kWmmaN = 8;
 constexpr int kWmmaK = 4;
 constexpr int kWarpSize = 32;
+// The example families (single .. peak) stage edge and misaligned tiles through one 8x8 double tile of
+// shared memory per warp (wmma_common.cuh, WarpScratch).
+constexpr int64_t kWarpScratchBytes = int64_t(kWmmaM) * kWmmaN * sizeof(double);
 
 // WMMA load/store_matrix_sync need a leading dimension that is a multiple of 16 bytes = 2 doubles, and a
 // 32-byte aligned tile pointer. A shared-memory padding is therefore a multiple of 2 doubles.

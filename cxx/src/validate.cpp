@@ -306,7 +306,13 @@ int64_t config_shared_memory_bytes(const tcgemm_config& r) {
       const Sm90Shape* s = find_sm90_shape(r);
       return s ? sm90_smem_bytes(*s, r.stages) : 0;
     }
-    default: return 0;  // the example families keep tiles in registers (plus a small per-warp staging tile)
+    case TCGEMM_FAMILY_SINGLE:
+    case TCGEMM_FAMILY_ROW:
+    case TCGEMM_FAMILY_WARP_PER_BLOCK:
+    case TCGEMM_FAMILY_BLOCK_TILE:
+    case TCGEMM_FAMILY_PEAK:  // operands come from global memory; shared memory is the per-warp staging tile
+      return kWarpScratchBytes * (config_threads_per_block(r) / kWarpSize);
+    default: return 0;
   }
 }
 

@@ -334,6 +334,8 @@ TEST(ConfigMath, SharedMemoryAndThreads) {
   tcgemm_config bt = cfg(TCGEMM_FAMILY_BLOCK_TILE, 16, 32);
   ASSERT_EQ(tcgemm_config_threads_per_block(&bt, &threads), TCGEMM_SUCCESS);
   EXPECT_EQ(threads, 2 * 4 * 32);
+  ASSERT_EQ(tcgemm_config_shared_memory_bytes(&bt, &bytes), TCGEMM_SUCCESS);
+  EXPECT_EQ(bytes, 8 * 512);  // one 8x8-double staging tile per warp
   tcgemm_config broken = cfg(TCGEMM_FAMILY_SHARED_AB, 64, 0, 32, 1);
   EXPECT_EQ(tcgemm_config_shared_memory_bytes(&broken, &bytes), TCGEMM_ERROR_INVALID_CONFIG);
   EXPECT_EQ(tcgemm_config_threads_per_block(nullptr, &threads), TCGEMM_ERROR_INVALID_ARGUMENT);
