@@ -27,7 +27,15 @@ Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream 
   for (int i = 0; i < warmup; ++i)
     if (!launch()) throw std::runtime_error("warm-up launch failed");
   cuda_check(cudaStreamSynchronize(stream), "warm-up");
-  std::vector<cudaEvent_t> events(size_t(2 * reps));
+  // Owns the events so that a launch that throws still releases them.
+  struct Events {
+    std::vector<cudaEvent_t> list;
+    ~Events() {
+      for (cudaEvent_t e : list) cudaEventDestroy(e);
+    }
+  } owned;
+  std::vector<cudaEvent_t>& events = owned.list;
+  events.assign(size_t(2 * reps), nullptr);
   for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
   for (int r = 0; r < reps; ++r) {
     cuda_check(cudaEventRecord(events[size_t(2 * r)], stream), "cudaEventRecord");
@@ -41,7 +49,6 @@ Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream 
     cuda_check(cudaEventElapsedTime(&t, events[size_t(2 * r)], events[size_t(2 * r + 1)]), "cudaEventElapsedTime");
     ms[size_t(r)] = t;
   }
-  for (auto& e : events) cudaEventDestroy(e);
   std::sort(ms.begin(), ms.end());
   Timing t;
   t.reps = reps;

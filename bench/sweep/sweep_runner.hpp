@@ -1,0 +1,87 @@
+// Runs sweep points on the GPU through the public API only (tcgemm_dgemm_config with the point's
+// configuration), with cuBLAS DGEMM on the same data as correctness reference and speed yardstick.
+// Used by both the tcgemm-sweep program and the GPU smoke test, so the test exercises the real path.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "sweep_check.hpp"
+#include "sweep_format.hpp"
+#include "sweep_grid.hpp"
+#include "sweep_progress.hpp"
+
+namespace tcgemm::sweep {
+
+constexpr int kMinReps = 10;       // the program's floor for --reps (a median of at least 10 runs)
+constexpr int kDefaultReps = 20;   // the seed's nRuns
+constexpr int kDefaultWarmup = 5;  // untimed runs first, so the clocks have ramped up (seed, Example 5)
+
+struct RunnerOptions {
+  int reps = kDefaultReps;
+  int warmup = kDefaultWarmup;
+  uint64_t seed = 1;          // point i uses seed + i for its operands
+  bool profile_once = false;  // run each point's GEMM exactly once inside an NVTX range; no check, no timing
+  int device = -1;            // -1: the current device
+};
+
+// Per point:
+//   1. invalid configuration (host validation) or not fitting the device (tcgemm_config_check_device)
+//      -> skipped, with the library's message;
+//   2. fresh random A, B (uniform [-1, 1)), C poisoned with NaN; one tcgemm_dgemm_config call (beta = 0,
+//      so C must not be read), checked against cuBLAS on the same operands (sweep_check.hpp);
+//   3. warm-up, then `reps` runs each between its own pair of CUDA events (bench/timing.hpp): median,
+//      min, max; the same for cuBLAS on the same data; TFLOP/s = 2 m n k / median.
+// A library or CUDA error becomes an "error" row. If it leaves the CUDA context unusable (a sticky error
+// such as an illegal address), the remaining points are reported as "not run" instead of crashing.
+class SweepRunner {
+ public:
+  explicit SweepRunner(const RunnerOptions& options);
+  ~SweepRunner();
+  SweepRunner(const SweepRunner&) = delete;
+  SweepRunner& operator=(const SweepRunner&) = delete;
+
+  // Selects the device, creates the stream and the cuBLAS handle, reads the device limits. False (with
+  // a message) when there is no usable device.
+  bool init(std::string* error);
+  const std::string& device_name() const { return device_name_; }
+  const SmLimits& sm_limits() const { return limits_; }
+
+  // Whether the point is valid and fits this device; *reason gets the library's message otherwise.
+  bool fits_device(const SweepPoint& point, std::string* reason) const;
+  SweepRow run_point(const SweepPoint& point);
+
+ private:
+  bool ensure_buffers(int64_t m, int64_t n, int64_t k, std::string* error);
+  bool launch_tcgemm(const SweepPoint& p, std::string* error);
+  bool launch_cublas(const SweepPoint& p, double* C, std::string* error);
+  // Records a CUDA/library failure on the row; marks the runner broken when the context is lost.
+  void fail(SweepRow* row, const std::string& what);
+  void run_checked_and_timed(const SweepPoint& p, SweepRow* row);
+  void run_profiled(const SweepPoint& p, SweepRow* row);
+
+  RunnerOptions opt_;
+  int device_ = 0;
+  std::string device_name_;
+  SmLimits limits_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t cublas_ = nullptr;
+  double *dA_ = nullptr, *dB_ = nullptr, *dC_ = nullptr, *dRef_ = nullptr;
+  size_t a_elems_ = 0, b_elems_ = 0, c_elems_ = 0;
+  std::vector<double> hA_, hB_, hC_, hRef_;
+  bool broken_ = false;
+  std::string broken_reason_;
+};
+
+// Runs every point in order and returns one row per point; progress goes to progress_out (null: silent),
+// as a redrawn bar when that is a terminal, as plain lines otherwise. The tcgemm-sweep program and the
+// GPU smoke test both go through here.
+std::vector<SweepRow> run_points(SweepRunner& runner, const std::vector<SweepPoint>& points,
+                                 std::FILE* progress_out);
+
+}  // namespace tcgemm::sweep
