@@ -7,6 +7,7 @@
 
 #include "config_rules.hpp"
 #include "launch.hpp"
+#include "sm90_shape_select.hpp"
 #include "validate.hpp"
 
 namespace tcgemm::detail {
@@ -40,9 +41,19 @@ tcgemm_config default_config_for(int32_t family) {
   return resolved;
 }
 
-// The configuration tcgemm_dgemm uses: the Hopper family on compute capability 9.x, else shared_ab.
-tcgemm_config select_config(const DeviceContext& ctx) {
-  return default_config_for(ctx.cc_major == kSm90MinCcMajor ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+// The configuration tcgemm_dgemm uses: the Hopper family on compute capability 9.x (block tile chosen for
+// the problem's shape, see sm90_shape_select.hpp), else shared_ab. A null problem gives the defaults.
+tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p = nullptr) {
+  if (ctx.cc_major != kSm90MinCcMajor) return default_config_for(TCGEMM_FAMILY_SHARED_AB);
+  tcgemm_config c = default_config_for(TCGEMM_FAMILY_SM90_MMA);
+  if (p) {
+    const Sm90Shape& s = kSm90Shapes[sm90_select_shape(p->m, p->n, p->k, ctx.sm_count)];
+    c.tile_m = s.tile_m;
+    c.tile_n = s.tile_n;
+    c.tile_k = s.tile_k;
+    c.stages = s.default_stages;
+  }
+  return c;
 }
 
 tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
@@ -63,7 +74,7 @@ tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, 
   s = device_gate(&ctx);
   if (s != TCGEMM_SUCCESS) return s;
   const bool automatic = cfg.family == TCGEMM_FAMILY_AUTO;
-  if (automatic) cfg = select_config(ctx);
+  if (automatic) cfg = select_config(ctx, &p);
   s = check_config_against_device(cfg, ctx);
   if (s != TCGEMM_SUCCESS) return s;
 
@@ -271,6 +282,7 @@ tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config) 
   if (s != TCGEMM_SUCCESS) return s;
   DeviceContext ctx;
   ctx.cc_major = info.cc_major;
+  ctx.sm_count = info.sm_count;
   *config = select_config(ctx);
   return TCGEMM_SUCCESS;
 }

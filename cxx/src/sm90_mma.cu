@@ -1,0 +1,105 @@
+// Family sm90_mma: the launcher and the template instances of the Hopper FP64 kernel
+// (sm90_mma_kernel.cuh), one family of instances per entry of kSm90Shapes (config_rules.hpp).
+//
+// Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
+// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels.
+#include <array>
+#include <utility>
+
+#include "config_rules.hpp"
+#include "launch.hpp"
+#include "sm90_mma_kernel.cuh"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr const char* kKernelName = "sm90_mma_kernel";
+// cudaFuncAttributes::binaryVersion of sm_90 code.
+constexpr int kSm90BinaryVersion = 90;
+// Registers per SM on every cc 9.x device, and the per-thread ceiling.
+constexpr int kRegistersPerSm = 65536;
+constexpr int kMaxRegistersPerThread = 255;
+// Accumulators (doubles per thread) of a 32 x 32 warp tile; such shapes fit 3 blocks of 128 threads.
+constexpr int kSmallWarpTileAcc = 32;
+constexpr int kSmallWarpTileRegisters = 168;
+
+constexpr int threads_of(const Sm90Shape& s) { return s.warps_m * s.warps_n * sm90::kWarpSizeThreads; }
+constexpr int acc_per_thread(const Sm90Shape& s) {
+  return (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / sm90::kWarpSizeThreads;
+}
+// Blocks per SM the register allocation is planned for (__launch_bounds__ minimum): 64 x 32 warp tiles
+// need up to 255 registers (two 128-thread blocks), 32 x 32 warp tiles fit in 168 (three).
+constexpr int min_blocks_of(const Sm90Shape& s) {
+  const int regs = acc_per_thread(s) <= kSmallWarpTileAcc ? kSmallWarpTileRegisters : kMaxRegistersPerThread + 1;
+  const int blocks = kRegistersPerSm / (threads_of(s) * regs);
+  return blocks < 1 ? 1 : blocks;
+}
+
+// Fragment pipeline per operand form (measured on the H100 with bench/sm90_probe.cu, 2026-11-22):
+//   'N','N' and 'T','T': m16n8k8 with register double buffering of whole k8 groups (the 16-byte fragment
+//     loads land directly in the DMMA operand registers);
+//   'N','T': m16n8k4 steps (B is mn-contiguous; a k8 B pair would need register moves and spilled);
+//   'T','N': k8 groups without cross-group prefetch (A is k-contiguous, its DMMA quads need register
+//     moves, and the prefetching pipelines spilled; measured 0.80 of cuBLAS vs 0.81 spilling).
+template <int kShape>
+struct ShapeFamily {
+  static constexpr Sm90Shape kS = kSm90Shapes[kShape];
+  using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, min_blocks_of(kS),
+                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone>;
+
+  static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
+                "kSm90Shapes: tile_m must split into warps_m warp rows of whole 16-row mma tiles");
+  static_assert(kS.tile_n % (kS.warps_n * sm90::kMmaN) == 0,
+                "kSm90Shapes: tile_n must split into warps_n warp columns of whole 8-column mma tiles");
+  static_assert(kS.tile_k % sm90::kSlabK == 0, "kSm90Shapes: tile_k must be a multiple of 16");
+  static_assert(kS.min_stages >= 2 && kS.min_stages <= kS.default_stages && kS.default_stages <= kS.max_stages,
+                "kSm90Shapes: need 2 <= min_stages <= default_stages <= max_stages");
+  static_assert(kS.max_stages - 2 < sm90::kMaxPendingStages,
+                "kSm90Shapes: cp.async.wait_group immediates exist for at most kMaxPendingStages + 1 stages");
+  static_assert(sm90_smem_bytes(kS, kS.max_stages) <= sm90::kMaxSmemPerBlock,
+                "kSm90Shapes: max_stages must fit the 227 KB of shared memory a cc 9.0 block can opt in to");
+};
+
+template <int kShape>
+tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                           cudaStream_t stream) {
+  using Fam = typename ShapeFamily<kShape>::Fam;
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  const sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
+                                          p.C, p.ldc, s.tile_m, s.tile_n, cfg.stages);
+  return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
+    using K = typename decltype(tag)::type;
+    const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
+    tcgemm_status st = check_kernel_image(kernel, ctx, kKernelName, kSm90BinaryVersion);
+    if (st != TCGEMM_SUCCESS) return st;
+    st = ensure_dynamic_smem_limit(kernel, ctx, kKernelName);
+    if (st != TCGEMM_SUCCESS) return st;
+    const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
+    if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
+    return TCGEMM_SUCCESS;
+  });
+}
+
+using ShapeLauncher = tcgemm_status (*)(const GemmProblem&, const tcgemm_config&, const DeviceContext&,
+                                        cudaStream_t);
+template <size_t... I>
+constexpr auto make_shape_launchers(std::index_sequence<I...>) {
+  return std::array<ShapeLauncher, sizeof...(I)>{&launch_shape<static_cast<int>(I)>...};
+}
+constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
+
+}  // namespace
+
+tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                              cudaStream_t stream) {
+  // cfg passed validation: (tile_m, tile_n, tile_k) is one of the table's entries, stages in its range.
+  for (int i = 0; i < kSm90ShapeCount; ++i) {
+    const Sm90Shape& s = kSm90Shapes[i];
+    if (s.tile_m == cfg.tile_m && s.tile_n == cfg.tile_n && s.tile_k == cfg.tile_k)
+      return kShapeLaunchers[i](p, cfg, ctx, stream);
+  }
+  return set_error(TCGEMM_ERROR_INVALID_CONFIG, "sm90_mma: tile %dx%dx%d is not in kSm90Shapes", cfg.tile_m,
+                   cfg.tile_n, cfg.tile_k);
+}
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,45 @@
+// Which kSm90Shapes entry tcgemm_dgemm should use for a problem (host only, no CUDA calls). Offered to
+// api.cpp's select_config(), which today takes the table's default (kSm90DefaultShape) for every size.
+//
+// Rule, from the H100 measurements (bench/sm90_probe.cu, 2026-11-22, ratio to cuBLAS DGEMM NN):
+//   - fewer 128x64 tiles than SMs (n = 1024: 128 tiles on 132 SMs) or a shallow k (<= 256): 64x64x16,
+//     3 blocks per SM keep every SM busy (n = 1024: 1.05 vs 0.97; m = n = 8192, k = 256: 0.86 vs 0.84);
+//   - deep k (>= 2048): 128x128x16, least L2 traffic per flop (n = 8192: 0.95 vs 0.94; m = 256,
+//     n = k = 8192: 1.05 vs 0.99);
+//   - otherwise the default 128x64x16.
+#pragma once
+
+#include <cstdint>
+
+#include "config_rules.hpp"
+
+namespace tcgemm::detail {
+
+constexpr int64_t kSm90ShallowK = 256;
+constexpr int64_t kSm90DeepK = 2048;
+// The block tiles the rule picks besides the default (entries of kSm90Shapes).
+constexpr int kSm90SmallTileM = 64, kSm90SmallTileN = 64, kSm90SmallTileK = 16;
+constexpr int kSm90LargeTileM = 128, kSm90LargeTileN = 128, kSm90LargeTileK = 16;
+
+// Index into kSm90Shapes of the first entry with this block tile, or kSm90DefaultShape.
+constexpr int sm90_shape_index(int tile_m, int tile_n, int tile_k) {
+  for (int i = 0; i < kSm90ShapeCount; ++i)
+    if (kSm90Shapes[i].tile_m == tile_m && kSm90Shapes[i].tile_n == tile_n && kSm90Shapes[i].tile_k == tile_k)
+      return i;
+  return kSm90DefaultShape;
+}
+
+static_assert(sm90_shape_index(kSm90SmallTileM, kSm90SmallTileN, kSm90SmallTileK) != kSm90DefaultShape &&
+                  sm90_shape_index(kSm90LargeTileM, kSm90LargeTileN, kSm90LargeTileK) != kSm90DefaultShape,
+              "the small and large tiles picked by sm90_select_shape must be entries of kSm90Shapes");
+
+constexpr int sm90_select_shape(int64_t m, int64_t n, int64_t k, int sm_count) {
+  const Sm90Shape& def = kSm90Shapes[kSm90DefaultShape];
+  const int64_t default_tiles = ((m + def.tile_m - 1) / def.tile_m) * ((n + def.tile_n - 1) / def.tile_n);
+  if (default_tiles < sm_count || k <= kSm90ShallowK)
+    return sm90_shape_index(kSm90SmallTileM, kSm90SmallTileN, kSm90SmallTileK);
+  if (k >= kSm90DeepK) return sm90_shape_index(kSm90LargeTileM, kSm90LargeTileN, kSm90LargeTileK);
+  return kSm90DefaultShape;
+}
+
+}  // namespace tcgemm::detail

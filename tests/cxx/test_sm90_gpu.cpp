@@ -1,0 +1,205 @@
+// GPU tests of family sm90_mma (Hopper mma.sync m16n8k*.f64 kernels) through tcgemm_dgemm_config: every
+// block shape of kSm90Shapes at its smallest and largest stage count, odd sizes, all trans combinations,
+// alpha/beta (beta = 0 with NaN in C), k = 0, leading dimensions above the rows with odd values (forcing
+// the 8-byte copy path), base pointers one element off (likewise), and a non-default stream. Reference:
+// cuBLAS DGEMM on the same fresh random data (gpu_test_util.hpp). Sizes stay small: the suite also runs
+// under compute-sanitizer memcheck, racecheck and synccheck.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../../cxx/src/config_rules.hpp"  // kSm90Shapes: the test covers whatever the table holds
+#include "gpu_test_util.hpp"
+#include "tcgemm/tcgemm.h"
+
+namespace {
+
+using tcgemm::detail::kSm90ShapeCount;
+using tcgemm::detail::kSm90Shapes;
+using tcgemm::test::GemmCall;
+using tcgemm::test::GemmSpec;
+using tcgemm::test::run_and_check;
+
+constexpr int kHopperCcMajor = 9;
+
+#define TCGEMM_REQUIRE_SM90()                                                                            \
+  do {                                                                                                   \
+    TCGEMM_REQUIRE_GPU();                                                                                \
+    if (::tcgemm::test::device_cc_major() != kHopperCcMajor)                                             \
+      GTEST_SKIP() << "sm90_mma needs compute capability 9.x";                                           \
+  } while (0)
+
+struct Size {
+  int64_t m, n, k;
+};
+// Odd sizes (every edge of every tile partial), plus one that is whole 128x128 tiles and 16-deep k-tiles.
+const Size kOddSizes[] = {{1, 1, 1}, {17, 9, 5}, {129, 130, 131}, {300, 257, 77}, {256, 128, 48}};
+const char* const kTrans[] = {"NN", "NT", "TN", "TT"};
+
+GemmSpec spec(int64_t m, int64_t n, int64_t k, uint64_t seed) {
+  GemmSpec s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.seed = seed;
+  return s;
+}
+
+tcgemm_config sm90_config(int shape, int stages) {
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SM90_MMA;
+  c.tile_m = kSm90Shapes[shape].tile_m;
+  c.tile_n = kSm90Shapes[shape].tile_n;
+  c.tile_k = kSm90Shapes[shape].tile_k;
+  c.stages = stages;
+  return c;
+}
+
+// Each shape at its smallest and largest stage count (the default lies between).
+std::vector<tcgemm_config> configs_all_stages() {
+  std::vector<tcgemm_config> out;
+  for (int i = 0; i < kSm90ShapeCount; ++i) {
+    out.push_back(sm90_config(i, kSm90Shapes[i].min_stages));
+    out.push_back(sm90_config(i, kSm90Shapes[i].max_stages));
+  }
+  return out;
+}
+std::vector<tcgemm_config> configs_default_stages() {
+  std::vector<tcgemm_config> out;
+  for (int i = 0; i < kSm90ShapeCount; ++i) out.push_back(sm90_config(i, kSm90Shapes[i].default_stages));
+  return out;
+}
+
+GemmCall config_call(const tcgemm_config& c) {
+  return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+             cudaStream_t stream) {
+    return tcgemm_dgemm_config(&c, s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
+  };
+}
+
+std::string describe(const tcgemm_config& c) {
+  std::ostringstream o;
+  o << "sm90_mma tile " << c.tile_m << "x" << c.tile_n << "x" << c.tile_k << " stages " << c.stages;
+  return o.str();
+}
+
+TEST(Sm90Mma, ShapesStagesSizesTrans) {
+  TCGEMM_REQUIRE_SM90();
+  uint64_t seed = 9000;
+  for (const tcgemm_config& cfg : configs_all_stages())
+    for (const Size& z : kOddSizes)
+      for (const char* t : kTrans) {
+        GemmSpec s = spec(z.m, z.n, z.k, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        // Alternate beta = 0 (C NaN-poisoned, must not be read) and a general alpha/beta.
+        s.alpha = (seed % 2) ? 1.0 : -0.5;
+        s.beta = (seed % 2) ? 0.0 : 0.75;
+        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+      }
+}
+
+TEST(Sm90Mma, AlphaBeta) {
+  TCGEMM_REQUIRE_SM90();
+  struct AlphaBeta {
+    double alpha, beta;
+  };
+  const AlphaBeta cases[] = {{1.0, 0.0}, {-0.5, 0.0}, {2.0, 1.0}, {0.75, -1.0}, {1.0, 0.5}};
+  uint64_t seed = 9500;
+  const char* const trans[] = {"NN", "TT", "nt", "Tn", "cN"};  // any case; 'C' is 'T' for real data
+  for (const tcgemm_config& cfg : configs_default_stages())
+    for (int c = 0; c < int(sizeof cases / sizeof cases[0]); ++c) {
+      const AlphaBeta& ab = cases[c];
+      for (int r = 0; r < 2; ++r) {  // two trans pairs per case, rotating through the list
+        const char* t = trans[(2 * c + r) % 5];
+        GemmSpec s = spec(129, 67, 45, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        s.alpha = ab.alpha;
+        s.beta = ab.beta;
+        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+      }
+    }
+}
+
+// k = 0 and alpha = 0 never reach the kernel (the API scales C), but go through the sm90 configuration.
+TEST(Sm90Mma, KZeroAndAlphaZero) {
+  TCGEMM_REQUIRE_SM90();
+  uint64_t seed = 9600;
+  for (const tcgemm_config& cfg : configs_default_stages())
+    for (double beta : {0.0, 0.75, 1.0}) {
+      GemmSpec z = spec(17, 9, 0, ++seed);
+      z.beta = beta;
+      EXPECT_TRUE(run_and_check(z, config_call(cfg))) << describe(cfg);
+      GemmSpec a = spec(17, 9, 5, ++seed);
+      a.alpha = 0.0;
+      a.beta = beta;
+      EXPECT_TRUE(run_and_check(a, config_call(cfg))) << describe(cfg);
+    }
+}
+
+// Odd leading dimensions and base pointers one element off the 16-byte grid select the 8-byte copy path;
+// even paddings keep the 16-byte path; C's own alignment selects its store width independently.
+TEST(Sm90Mma, LeadingDimensionsAndMisalignedPointers) {
+  TCGEMM_REQUIRE_SM90();
+  struct Layout {
+    int64_t lda_pad, ldb_pad, ldc_pad, a_off, b_off, c_off;
+  };
+  const Layout layouts[] = {
+      {1, 1, 1, 0, 0, 0},  // lda = rows + 1 (odd): 8-byte copies
+      {0, 0, 0, 1, 1, 1},  // every base one element off: 8-byte copies, scalar C
+      {2, 4, 3, 0, 0, 1},  // even paddings: 16-byte copies, misaligned C
+      {3, 0, 0, 0, 2, 0},  // A 8-byte, B 16-byte: both copied 8 bytes wide
+  };
+  uint64_t seed = 9700;
+  for (const tcgemm_config& cfg : configs_default_stages())
+    for (const Layout& l : layouts)
+      for (const char* t : kTrans) {
+        GemmSpec s = spec(130, 67, 45, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        s.alpha = 1.5;
+        s.beta = (seed % 2) ? 0.0 : -0.25;
+        s.lda_pad = l.lda_pad;
+        s.ldb_pad = l.ldb_pad;
+        s.ldc_pad = l.ldc_pad;
+        s.a_offset = l.a_off;
+        s.b_offset = l.b_off;
+        s.c_offset = l.c_off;
+        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+      }
+}
+
+TEST(Sm90Mma, NonDefaultStream) {
+  TCGEMM_REQUIRE_SM90();
+  cudaStream_t stream = nullptr;
+  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  uint64_t seed = 9800;
+  for (const tcgemm_config& cfg : configs_default_stages()) {
+    GemmSpec s = spec(200, 131, 70, ++seed);
+    s.transa = 'T';
+    s.transb = 'N';
+    s.beta = 0.75;
+    EXPECT_TRUE(run_and_check(s, config_call(cfg), stream)) << describe(cfg);
+    GemmSpec z = spec(20, 30, 0, ++seed);
+    z.beta = 0.0;
+    EXPECT_TRUE(run_and_check(z, config_call(cfg), stream)) << describe(cfg);
+  }
+  CUDA_OK(cudaStreamDestroy(stream));
+}
+
+// Zero in tile_m/tile_n/tile_k/stages selects the family's default shape.
+TEST(Sm90Mma, DefaultConfiguration) {
+  TCGEMM_REQUIRE_SM90();
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SM90_MMA;
+  GemmSpec s = spec(150, 140, 33, 9900);
+  s.transb = 'T';
+  s.beta = 0.5;
+  EXPECT_TRUE(run_and_check(s, config_call(c)));
+}
+
+}  // namespace
