@@ -45,7 +45,7 @@ struct Size {
 
 struct Options {
   std::vector<std::string> families{"shared_ab"};
-  std::vector<int> tiles, tile_ks, pads_a, pads_b, stages;  // empty: the family's default
+  std::vector<int> tiles, tiles_n, tile_ks, pads_a, pads_b, stages;  // empty: the family's default
   std::vector<Size> sizes{{2048, 2048, 2048}, {3200, 3200, 3200}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   std::vector<std::string> trans{"NN"};
   double alpha = 1.0, beta = 0.0;
@@ -61,6 +61,7 @@ struct Options {
                "usage: %s [options]\n"
                "  --family LIST    shared_a, shared_ab, sm90_mma, auto (comma-separated list; default shared_ab)\n"
                "  --tile LIST      C tile (tile_m = tile_n): 32, 64, 96, 128 for shared_a/shared_ab\n"
+               "  --tile-n LIST    sm90_mma: tile_n when it differs from tile_m (e.g. --tile 128 --tile-n 64)\n"
                "  --tile-k LIST    shared_ab: k depth of the shared tiles (multiple of 4, 4..256)\n"
                "  --pad-a LIST     shared-memory padding of the A tile in doubles (multiple of 2)\n"
                "  --pad-b LIST     shared_ab: padding of the B tile in doubles\n"
@@ -112,6 +113,8 @@ Options parse(int argc, char** argv) {
       o.families = split(v);
     } else if (a == "--tile") {
       o.tiles = parse_int_list(prog, v, "tile");
+    } else if (a == "--tile-n") {
+      o.tiles_n = parse_int_list(prog, v, "tile-n");
     } else if (a == "--tile-k") {
       o.tile_ks = parse_int_list(prog, v, "tile-k");
     } else if (a == "--pad-a") {
@@ -180,14 +183,16 @@ std::vector<tcgemm_config> expand_configs(const Options& o, int32_t family) {
   auto or_default = [](const std::vector<int>& list, int def) { return list.empty() ? std::vector<int>{def} : list; };
   std::vector<tcgemm_config> out;
   for (int tile : or_default(o.tiles, base.tile_m))
+    for (int tn : or_default(o.tiles_n, o.tiles.empty() ? base.tile_n : tile))
     for (int tk : or_default(o.tile_ks, base.tile_k))
       for (int pa : or_default(o.pads_a, base.pad_a))
         for (int pb : or_default(o.pads_b, base.pad_b))
           for (int st : or_default(o.stages, base.stages)) {
             tcgemm_config c = base;
             c.tile_m = tile;
-            // shared_a/shared_ab tiles are square; sm90_mma shapes are square too.
-            c.tile_n = tile;
+            // shared_a/shared_ab tiles are square (validation rejects tile_n != tile_m there); sm90_mma has
+            // rectangular shapes such as its default 128x64.
+            c.tile_n = tn;
             c.pad_a = pa;
             if (family == TCGEMM_FAMILY_SHARED_A) {  // the only legal values for the fields shared_a lacks
               c.tile_k = base.tile_k;

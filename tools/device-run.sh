@@ -13,7 +13,10 @@
 set -uo pipefail
 build=${1:?build dir}
 shift
-out=${OUT:-device-logs}
+# The device tool brings back at most 8 files from $OUT: logs go to a work folder and come back as one
+# archive plus the summary.
+out=${LOG_DIR:-/tmp/tcgemm-device-logs}
+rm -rf "$out"
 mkdir -p "$out"
 summary="$out/summary.txt"
 touch "$summary"
@@ -35,19 +38,26 @@ for step in "$@"; do
       grep -E '\(Failed\)|\(Timeout\)|\(SEGFAULT\)|\(Subprocess' "$out/ctest.log" | head -30 | tee -a "$summary"
       ;;
     sanitize)
+      # One compute-sanitizer process per (test executable, tool), several at a time: the suites use small
+      # problems, so the GPU has room, and the sanitizers' slowdown is mostly on the host side.
+      jobs=()
       for exe in "$build"/tests/test_*_gpu; do
         [ -x "$exe" ] || continue
         tools="memcheck"
         case "$(basename "$exe")" in
-          test_dmma_shared_gpu|test_sm90_gpu|test_dgemm_gpu) tools="memcheck racecheck synccheck" ;;
+          test_dmma_shared_gpu|test_sm90_gpu|test_dgemm_gpu|test_dmma_basic_gpu) tools="memcheck racecheck synccheck" ;;
         esac
-        for tool in $tools; do
-          log="$out/san-$tool-$(basename "$exe").log"
-          compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10 "$exe" --gtest_brief=1 >"$log" 2>&1
-          r=$?
-          note "  $tool $(basename "$exe"): exit $r, $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?[^\n]*' "$log" | tail -1)"
-        done
+        for tool in $tools; do jobs+=("$tool:$exe"); done
       done
+      run_one() {
+        local tool=${1%%:*} exe=${1#*:}
+        local log="$out/san-$tool-$(basename "$exe").log"
+        compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10 "$exe" --gtest_brief=1 >"$log" 2>&1
+        echo "  $tool $(basename "$exe"): exit $?, $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?' "$log" | tail -1), $(grep -Eo '\[  PASSED  \] [0-9]+ tests?' "$log")"
+      }
+      export -f run_one
+      export out
+      printf '%s\n' "${jobs[@]}" | xargs -P "${SAN_JOBS:-6}" -I{} bash -c 'run_one "$@"' _ {} | sort | tee -a "$summary"
       ;;
     examples)
       for exe in "$build"/examples/tcgemm-example-* "$build"/fortran/tcgemm-fortran-example-* \
@@ -58,10 +68,38 @@ for step in "$@"; do
       done
       ;;
     bench)
-      "$build"/bench/tcgemm-bench --family sm90_mma,shared_ab,cublas_only --sizes 1024,2048,3200,4096,8192 \
-        --reps 10 --csv "$out/bench-square.csv" >"$out/bench-square.log" 2>&1 || note "bench square failed"
-      tail -25 "$out/bench-square.log" | tee -a "$summary"
+      b="$build/bench/tcgemm-bench"
+      # tcgemm_dgemm as users call it (auto: sm90_mma on an H100, block tile per shape) and the WMMA families.
+      "$b" --family auto --sizes 1024,2048,3200,4096,8192 --reps 10 --csv "$out/bench-auto.csv" \
+        >"$out/bench-auto.log" 2>&1
+      "$b" --family auto --sizes 8192x8192x256,256x8192x8192,8192x256x8192,4000x3000x2000 --reps 10 \
+        --csv "$out/bench-nonsquare.csv" >"$out/bench-nonsquare.log" 2>&1
+      "$b" --family auto --trans NT,TN,TT --sizes 4096 --reps 10 --csv "$out/bench-trans.csv" \
+        >"$out/bench-trans.log" 2>&1
+      "$b" --family shared_ab --tile 64,128 --tile-k 32,48 --stages 2 --sizes 2048,3200,4096,8192 --reps 10 \
+        --csv "$out/bench-shared_ab.csv" >"$out/bench-shared_ab.log" 2>&1
+      "$b" --family shared_a --tile 32,64,128 --pad-a 0,4 --sizes 3200,4096 --reps 10 \
+        --csv "$out/bench-shared_a.csv" >"$out/bench-shared_a.log" 2>&1
+      for f in auto nonsquare trans shared_ab shared_a; do
+        note "-- bench $f"; grep -vE '^\s*$' "$out/bench-$f.log" | tail -22 | tee -a "$summary" >/dev/null
+      done
+      "$build"/examples/tcgemm-example-peak >"$out/peak.log" 2>&1
+      note "-- peak (exit $?)"; tail -16 "$out/peak.log" >>"$summary"
+      ;;
+    sweep)
+      s="$build/bench/tcgemm-sweep"
+      for t in table2 table3; do
+        tools/sweep-ncu.sh -b "$s" -o "$out/$t-ncu.csv" -- --$t >"$out/$t-ncu.log" 2>&1
+        note "-- $t ncu: exit $?"
+        "$s" --$t --ncu-metrics "$out/$t-ncu.csv" --csv "$out/$t.csv" --md "$out/$t.md" >"$out/$t.log" 2>&1
+        note "-- $t: exit $?"
+      done
       ;;
     *) note "unknown step $step" ;;
   esac
 done
+
+if [ -n "${OUT:-}" ]; then
+  tar czf "$OUT/logs.tgz" -C "$(dirname "$out")" "$(basename "$out")"
+  cp "$summary" "$OUT/summary.txt"
+fi
