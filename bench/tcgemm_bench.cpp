@@ -5,7 +5,8 @@
 //   2. one tcgemm call and one cuBLAS call on the same inputs; the results are compared element by element
 //      with the tolerance 2 (k + 1) eps |alpha| ||row_i(op(A))|| ||col_j(op(B))|| + 4 eps |beta C0_ij|;
 //      a failed check prints FAIL and the point's timing is not reported as valid;
-//   3. warm-up launches, then the median of --reps CUDA-event timed launches, for tcgemm and for cuBLAS.
+//   3. warm-up (tcgemm and cuBLAS alternately, at least --warmup runs each and 100 ms of GPU time), then
+//      --reps rounds of one CUDA-event timed tcgemm run and one cuBLAS run; the medians are reported.
 // Output: a table on stdout, optionally the same rows as CSV (--csv FILE).
 //
 // Examples:
@@ -373,7 +374,8 @@ int run(const Options& o) {
   std::printf("tcgemm-bench %s | %s | device %s (cc %d.%d, %d SMs, %lld KB shared/block opt-in) | CUDA runtime %d.%d\n",
               tcgemm_version_string(), date, info.name, info.cc_major, info.cc_minor, info.sm_count,
               (long long)(info.shared_memory_per_block_optin / 1024), runtime / 1000, (runtime % 1000) / 10);
-  std::printf("alpha = %g, beta = %g, median of %d timed runs after %d warm-up runs; ratio = tcgemm / cuBLAS\n\n",
+  std::printf("alpha = %g, beta = %g, median of %d interleaved timed runs after >= %d warm-up runs and >= 100 ms;"
+              " ratio = tcgemm / cuBLAS\n\n",
               o.alpha, o.beta, o.reps, o.warmup);
 
   cublasHandle_t handle = nullptr;
@@ -464,8 +466,9 @@ int run(const Options& o) {
         check_against_reference(sz, ta, tb, o.alpha, o.beta, hA, lda, hB, ldb, hC0, hC, hRef, &row);
         if (row.passed) {
           // With beta != 0 the timed runs keep accumulating into C; the value no longer matters.
-          const auto t = tcgemm::bench::time_launches(run_tcgemm, o.warmup, o.reps, stream);
-          const auto tc = tcgemm::bench::time_launches(run_cublas, o.warmup, o.reps, stream);
+          const auto pair = tcgemm::bench::time_interleaved(run_tcgemm, run_cublas, o.warmup, o.reps, stream);
+          const auto& t = pair.first;
+          const auto& tc = pair.second;
           row.ms = t.median_ms;
           row.tflops = tcgemm::bench::gemm_tflops(flops_m, flops_n, flops_k, t.median_ms);
           row.cublas_ms = tc.median_ms;

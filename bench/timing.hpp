@@ -58,6 +58,67 @@ Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream 
   return t;
 }
 
+struct PairTiming {
+  Timing first, second;
+};
+
+// Times two launchers against each other: warm-up alternates them until both ran `warmup` times and at
+// least `min_warmup_ms` of GPU time has passed (clocks settle before anything counts), then `reps` rounds
+// each time one run of `first` and one of `second`, each between its own pair of events. Interleaving
+// keeps a clock or thermal drift during the measurement from favouring whichever would run second.
+template <class First, class Second>
+PairTiming time_interleaved(First&& first, Second&& second, int warmup, int reps, cudaStream_t stream = nullptr,
+                            double min_warmup_ms = 100.0) {
+  if (reps < 1) reps = 1;
+  struct Events {
+    std::vector<cudaEvent_t> list;
+    ~Events() {
+      for (cudaEvent_t e : list) cudaEventDestroy(e);
+    }
+  } owned;
+  std::vector<cudaEvent_t>& ev = owned.list;
+  ev.assign(size_t(4 * reps + 2), nullptr);
+  for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  cudaEvent_t w0 = ev[size_t(4 * reps)], w1 = ev[size_t(4 * reps + 1)];
+  cuda_check(cudaEventRecord(w0, stream), "cudaEventRecord");
+  for (int i = 0;; ++i) {
+    if (!first() || !second()) throw std::runtime_error("warm-up launch failed");
+    if (i + 1 < warmup) continue;
+    cuda_check(cudaEventRecord(w1, stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(w1), "warm-up");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, w0, w1), "cudaEventElapsedTime");
+    if (ms >= min_warmup_ms || i > 100000) break;
+  }
+  for (int r = 0; r < reps; ++r) {
+    cudaEvent_t* e = &ev[size_t(4 * r)];
+    cuda_check(cudaEventRecord(e[0], stream), "cudaEventRecord");
+    if (!first()) throw std::runtime_error("timed launch failed");
+    cuda_check(cudaEventRecord(e[1], stream), "cudaEventRecord");
+    cuda_check(cudaEventRecord(e[2], stream), "cudaEventRecord");
+    if (!second()) throw std::runtime_error("timed launch failed");
+    cuda_check(cudaEventRecord(e[3], stream), "cudaEventRecord");
+  }
+  cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  auto summarise = [&](int offset) {
+    std::vector<double> ms(static_cast<size_t>(reps));
+    for (int r = 0; r < reps; ++r) {
+      float t = 0;
+      cuda_check(cudaEventElapsedTime(&t, ev[size_t(4 * r + offset)], ev[size_t(4 * r + offset + 1)]),
+                 "cudaEventElapsedTime");
+      ms[size_t(r)] = t;
+    }
+    std::sort(ms.begin(), ms.end());
+    Timing t;
+    t.reps = reps;
+    t.min_ms = ms.front();
+    t.max_ms = ms.back();
+    t.median_ms = reps % 2 ? ms[size_t(reps / 2)] : 0.5 * (ms[size_t(reps / 2 - 1)] + ms[size_t(reps / 2)]);
+    return t;
+  };
+  return PairTiming{summarise(0), summarise(2)};
+}
+
 inline double gemm_tflops(double m, double n, double k, double ms) { return 2.0 * m * n * k / (ms * 1e-3) / 1e12; }
 
 }  // namespace tcgemm::bench
