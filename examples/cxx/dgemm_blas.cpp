@@ -19,27 +19,10 @@
 #include <random>
 #include <vector>
 
+#include "example_util.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
-
-#define CHECK_CUDA(call)                                                                             \
-  do {                                                                                               \
-    cudaError_t e_ = (call);                                                                         \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));                        \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
-
-#define CHECK_TCGEMM(call)                                                                           \
-  do {                                                                                               \
-    tcgemm_status s_ = (call);                                                                       \
-    if (s_ != TCGEMM_SUCCESS) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s: %s\n", #call, tcgemm_status_string(s_), tcgemm_last_error()); \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
 
 struct Args {
   int64_t m = 500, n = 400, k = 300;
@@ -97,15 +80,15 @@ int main(int argc, char** argv) {
   for (auto& x : hC) x = dist(gen);
 
   double *dA, *dB, *dC;
-  CHECK_CUDA(cudaMalloc(&dA, std::max<size_t>(1, hA.size()) * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&dB, std::max<size_t>(1, hB.size()) * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&dC, std::max<size_t>(1, hC.size()) * sizeof(double)));
-  CHECK_CUDA(cudaMemcpy(dA, hA.data(), hA.size() * sizeof(double), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dB, hB.data(), hB.size() * sizeof(double), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dC, hC.data(), hC.size() * sizeof(double), cudaMemcpyHostToDevice));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dA, std::max<size_t>(1, hA.size()) * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dB, std::max<size_t>(1, hB.size()) * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dC, std::max<size_t>(1, hC.size()) * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(dA, hA.data(), hA.size() * sizeof(double), cudaMemcpyHostToDevice));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(dB, hB.data(), hB.size() * sizeof(double), cudaMemcpyHostToDevice));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(dC, hC.data(), hC.size() * sizeof(double), cudaMemcpyHostToDevice));
 
   tcgemm_device_info info;
-  CHECK_TCGEMM(tcgemm_device_info_get(-1, &info));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_device_info_get(-1, &info));
   std::printf(" Device: %s\n", info.name);
   std::printf(" C <- %g op(A) op(B) + %g C, transa = %c, transb = %c\n", a.alpha, a.beta, a.transa, a.transb);
   std::printf(" M = %lld, N = %lld, K = %lld, lda = %lld, ldb = %lld, ldc = %lld\n", (long long)a.m, (long long)a.n,
@@ -120,20 +103,20 @@ int main(int argc, char** argv) {
     cfg.pad_a = std::max(a.pad_a, 0);
     cfg.pad_b = std::max(a.pad_b, 0);
     cfg.stages = a.stages;
-    CHECK_TCGEMM(tcgemm_config_check_device(&cfg, -1));
+    EXAMPLE_TCGEMM_CHECK(tcgemm_config_check_device(&cfg, -1));
     std::printf(" kernel: shared_ab, tile %d, tile_k %d, padding A %d, B %d, stages %d (explicit)\n", cfg.tile_m,
                 cfg.tile_k, cfg.pad_a, cfg.pad_b, cfg.stages);
-    CHECK_TCGEMM(tcgemm_dgemm_config(&cfg, a.transa, a.transb, a.m, a.n, a.k, a.alpha, dA, lda, dB, ldb, a.beta, dC,
+    EXAMPLE_TCGEMM_CHECK(tcgemm_dgemm_config(&cfg, a.transa, a.transb, a.m, a.n, a.k, a.alpha, dA, lda, dB, ldb, a.beta, dC,
                                      ldc, nullptr));
   } else {
-    CHECK_TCGEMM(tcgemm_dgemm_select_config(-1, &cfg));
+    EXAMPLE_TCGEMM_CHECK(tcgemm_dgemm_select_config(-1, &cfg));
     std::printf(" kernel: family %d, tile %dx%dx%d, stages %d (chosen by tcgemm_dgemm for this device)\n", cfg.family,
                 cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages);
-    CHECK_TCGEMM(tcgemm_dgemm(a.transa, a.transb, a.m, a.n, a.k, a.alpha, dA, lda, dB, ldb, a.beta, dC, ldc, nullptr));
+    EXAMPLE_TCGEMM_CHECK(tcgemm_dgemm(a.transa, a.transb, a.m, a.n, a.k, a.alpha, dA, lda, dB, ldb, a.beta, dC, ldc, nullptr));
   }
-  CHECK_TCGEMM(tcgemm_synchronize(nullptr));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_synchronize(nullptr));
   std::vector<double> result(hC.size());
-  CHECK_CUDA(cudaMemcpy(result.data(), dC, result.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(result.data(), dC, result.size() * sizeof(double), cudaMemcpyDeviceToHost));
 
   // Host reference, the reference-BLAS loop order; tolerance 2 (k + 1) eps sum_l |op(A)_il op(B)_lj| + eps |beta C|.
   auto opA = [&](int64_t i, int64_t l) { return ta ? hA[size_t(l + i * lda)] : hA[size_t(i + l * lda)]; };

@@ -21,27 +21,10 @@
 #include <random>
 #include <vector>
 
+#include "example_util.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
-
-#define CHECK_CUDA(call)                                                                             \
-  do {                                                                                               \
-    cudaError_t e_ = (call);                                                                         \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));                        \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
-
-#define CHECK_TCGEMM(call)                                                                           \
-  do {                                                                                               \
-    tcgemm_status s_ = (call);                                                                       \
-    if (s_ != TCGEMM_SUCCESS) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s: %s\n", #call, tcgemm_status_string(s_), tcgemm_last_error()); \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
 
 struct Args {
   int64_t m = 3200, n = 3200, k = 3200;
@@ -87,15 +70,15 @@ int main(int argc, char** argv) {
   cfg.pad_a = a.pad_a;
   cfg.pad_b = a.pad_b;
   cfg.stages = a.stages;
-  CHECK_TCGEMM(tcgemm_config_check_device(&cfg, -1));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_config_check_device(&cfg, -1));
   int32_t threads = 0;
   int64_t smem_bytes = 0;
-  CHECK_TCGEMM(tcgemm_config_threads_per_block(&cfg, &threads));
-  CHECK_TCGEMM(tcgemm_config_shared_memory_bytes(&cfg, &smem_bytes));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_config_threads_per_block(&cfg, &threads));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_config_shared_memory_bytes(&cfg, &smem_bytes));
   const int tile_n = a.tile;  // square C tiles
 
   tcgemm_device_info info;
-  CHECK_TCGEMM(tcgemm_device_info_get(-1, &info));
+  EXAMPLE_TCGEMM_CHECK(tcgemm_device_info_get(-1, &info));
   std::printf(" Device: %s\n", info.name);
   std::printf(" M = %lld, N = %lld, K = %lld\n", (long long)a.m, (long long)a.n, (long long)a.k);
   std::printf(" tile_m = %d, tile_n = %d\n", a.tile, tile_n);
@@ -115,12 +98,12 @@ int main(int argc, char** argv) {
   for (auto& x : hA) x = dist(gen);
   for (auto& x : hB) x = dist(gen);
   double *dA, *dB, *dC, *dRef;
-  CHECK_CUDA(cudaMalloc(&dA, hA.size() * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&dB, hB.size() * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&dC, hC.size() * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&dRef, hC.size() * sizeof(double)));
-  CHECK_CUDA(cudaMemcpy(dA, hA.data(), hA.size() * sizeof(double), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dB, hB.data(), hB.size() * sizeof(double), cudaMemcpyHostToDevice));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dA, hA.size() * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dB, hB.size() * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dC, hC.size() * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMalloc(&dRef, hC.size() * sizeof(double)));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(dA, hA.data(), hA.size() * sizeof(double), cudaMemcpyHostToDevice));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(dB, hB.data(), hB.size() * sizeof(double), cudaMemcpyHostToDevice));
 
   // C = A B with the Example 6 kernel; one untimed run to warm the clocks, then nRuns timed ones.
   // tcgemm_dmma_shared_ab has no stages argument (it uses the default pipeline); the config entry point does.
@@ -128,16 +111,16 @@ int main(int argc, char** argv) {
   auto run = [&] {
     return tcgemm_dgemm_config(&cfg, 'N', 'N', a.m, a.n, a.k, one, dA, a.m, dB, a.k, zero, dC, a.m, nullptr);
   };
-  CHECK_TCGEMM(run());
+  EXAMPLE_TCGEMM_CHECK(run());
   cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  CHECK_CUDA(cudaEventRecord(start));
-  for (int r = 0; r < a.runs; ++r) CHECK_TCGEMM(run());
-  CHECK_CUDA(cudaEventRecord(stop));
-  CHECK_CUDA(cudaEventSynchronize(stop));
+  EXAMPLE_CUDA_CHECK(cudaEventCreate(&start));
+  EXAMPLE_CUDA_CHECK(cudaEventCreate(&stop));
+  EXAMPLE_CUDA_CHECK(cudaEventRecord(start));
+  for (int r = 0; r < a.runs; ++r) EXAMPLE_TCGEMM_CHECK(run());
+  EXAMPLE_CUDA_CHECK(cudaEventRecord(stop));
+  EXAMPLE_CUDA_CHECK(cudaEventSynchronize(stop));
   float ms = 0;
-  CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  EXAMPLE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
   const double seconds = ms * 1e-3 / a.runs;
   const double tflops = 2.0 * double(a.m) * double(a.n) * double(a.k) / seconds / 1e12;
 
@@ -147,8 +130,8 @@ int main(int argc, char** argv) {
   if (cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(a.m), int(a.n), int(a.k), &one, dA, int(a.m), dB, int(a.k),
                   &zero, dRef, int(a.m)) != CUBLAS_STATUS_SUCCESS)
     return std::fprintf(stderr, "cublasDgemm failed\n"), 1;
-  CHECK_CUDA(cudaMemcpy(hC.data(), dC, hC.size() * sizeof(double), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(hRef.data(), dRef, hRef.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(hC.data(), dC, hC.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(hRef.data(), dRef, hRef.size() * sizeof(double), cudaMemcpyDeviceToHost));
   std::vector<double> row_norm(size_t(a.m), 0.0), col_norm(size_t(a.n), 0.0);
   for (int64_t l = 0; l < a.k; ++l)
     for (int64_t i = 0; i < a.m; ++i) row_norm[size_t(i)] += hA[size_t(i + l * a.m)] * hA[size_t(i + l * a.m)];
