@@ -18,7 +18,7 @@ shift
 out=${LOG_DIR:-/tmp/tcgemm-device-logs}
 rm -rf "$out"
 mkdir -p "$out"
-summary="$out/summary.txt"
+summary="${OUT:-$out}/summary.txt"  # straight into $OUT, so a run cut short still reports
 touch "$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
@@ -70,11 +70,11 @@ for step in "$@"; do
     bench)
       b="$build/bench/tcgemm-bench"
       # tcgemm_dgemm as users call it (auto: sm90_mma on an H100, block tile per shape) and the WMMA families.
-      "$b" --family auto --sizes 1024,2048,3200,4096,8192 --reps 10 --csv "$out/bench-auto.csv" \
+      "$b" --family auto --sizes 1024,2048,3200,4096,8192 --reps 30 --csv "$out/bench-auto.csv" \
         >"$out/bench-auto.log" 2>&1
-      "$b" --family auto --sizes 8192x8192x256,256x8192x8192,8192x256x8192,4000x3000x2000 --reps 10 \
+      "$b" --family auto --sizes 8192x8192x256,256x8192x8192,8192x256x8192,4000x3000x2000 --reps 30 \
         --csv "$out/bench-nonsquare.csv" >"$out/bench-nonsquare.log" 2>&1
-      "$b" --family auto --trans NT,TN,TT --sizes 4096 --reps 10 --csv "$out/bench-trans.csv" \
+      "$b" --family auto --trans NN,NT,TN,TT --sizes 4096 --reps 30 --csv "$out/bench-trans.csv" \
         >"$out/bench-trans.log" 2>&1
       "$b" --family shared_ab --tile 64,128 --tile-k 32,48 --stages 2 --sizes 2048,3200,4096,8192 --reps 10 \
         --csv "$out/bench-shared_ab.csv" >"$out/bench-shared_ab.log" 2>&1
@@ -101,5 +101,4 @@ done
 
 if [ -n "${OUT:-}" ]; then
   tar czf "$OUT/logs.tgz" -C "$(dirname "$out")" "$(basename "$out")"
-  cp "$summary" "$OUT/summary.txt"
 fi
