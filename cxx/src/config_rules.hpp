@@ -54,12 +54,14 @@ struct Sm90Shape {
   int warps_m, warps_n;  // warp grid; warp tile = (tile_m / warps_m) x (tile_n / warps_n)
   int min_stages, max_stages, default_stages;
 };
-// Measured on the H100 (bench/sm90_probe.cu, 2026-11-22; ratios to cuBLAS DGEMM in the same run):
-//   128x64x16, 2x2 warps (64x32 warp tiles, 2 blocks/SM), 3 stages: cuBLAS's own H100 DGEMM tile;
-//     NN 0.91-0.94 at n = 2048..8192, 0.90 at 1024. The default.
-//   64x64x16, 2x2 warps (32x32, 3 blocks/SM), 4 stages: more blocks for small problems; 0.98 at n = 1024.
-//   128x128x16, 2x4 warps (64x32, 1 block/SM), 3 stages: least L2 traffic; 0.93-0.96 at n >= 4096 and
-//     1.01-1.03 on m or n = 256 with k = 8192.
+// Measured on the H100 (tcgemm-bench, cuBLAS timed interleaved, 2026-11-22; ratios to cuBLAS DGEMM; the
+// tuning log is in bench/sm90_probe.cu):
+//   128x64x16, 2x2 warps (64x32 warp tiles, 2 blocks/SM), 3 stages: cuBLAS's own H100 DGEMM tile; NN 0.93,
+//     0.92, 0.96, 0.97 at n = 2048, 3200, 4096, 8192. The default, and tcgemm_dgemm's choice at those sizes.
+//   64x64x16, 2x2 warps (32x32, 3 blocks/SM), 4 stages: more blocks for small or shallow-k problems
+//     (0.95 at n = 1024).
+//   128x128x16, 2x4 warps (64x32, 1 block/SM), 3 stages: least L2 traffic; ahead only for a skinny C with a
+//     deep k (m or n <= 256, k >= 2048).
 constexpr Sm90Shape kSm90Shapes[] = {
     {128, 64, 16, 2, 2, 2, 4, 3},
     {64, 64, 16, 2, 2, 2, 5, 4},
@@ -82,8 +84,11 @@ constexpr int64_t shared_a_smem_bytes(int tile_m, int pad_a) {
 constexpr int64_t shared_ab_smem_bytes(int tile, int tile_k, int pad_a, int pad_b, int stages) {
   return int64_t(sizeof(double)) * stages * (int64_t(tile + pad_a) * tile_k + int64_t(tile_k + pad_b) * tile);
 }
+// sm90_mma also keeps its block's tile origin (two int64) in static shared memory, out of the registers.
+constexpr int64_t kSm90StaticSmemBytes = 2 * int64_t(sizeof(int64_t));
 constexpr int64_t sm90_smem_bytes(const Sm90Shape& s, int stages) {
-  return int64_t(sizeof(double)) * stages * (int64_t(s.tile_m) * s.tile_k + int64_t(s.tile_k) * s.tile_n);
+  return int64_t(sizeof(double)) * stages * (int64_t(s.tile_m) * s.tile_k + int64_t(s.tile_k) * s.tile_n) +
+         kSm90StaticSmemBytes;
 }
 
 }  // namespace tcgemm::detail

@@ -43,11 +43,16 @@
 //   each group right before its MMAs. With 64x32 warp tiles (128 accumulator registers) kPipeGroup fits
 //   255 registers only for the 'N','N' layouts; the launcher picks the pipeline per form (sm90_mma.cu).
 //
-// * Edges: every copy carries a byte count (cp.async src-size): 16, 8 or 0 bytes are read and the rest of
-//   the 16-byte destination is zero-filled. Rows/columns beyond m/n and k beyond k therefore contribute
-//   zeros, and the main loop has no edge branches. 16-byte copies are used when the operand's base is
-//   16-byte aligned and its leading dimension is even (decided per call on the host); otherwise 8-byte
-//   copies fill the same layout.
+// * Edges: the edge-handling copies carry a byte count (cp.async src-size): 16, 8 or 0 bytes are read and
+//   the rest of the 16-byte destination is zero-filled. Rows/columns beyond m/n and k beyond k therefore
+//   contribute zeros, and the MMA code has no edge branches. 16-byte copies are used when the operand's
+//   base is 16-byte aligned and its leading dimension is even (decided per call on the host); otherwise
+//   8-byte copies fill the same layout. Their byte counts, 64-bit bound compares and fallback pointers
+//   cost ~200 integer instructions per k-tile per thread, so the main loop exists twice: an interior block
+//   (C tile inside m x n) first runs an edge-free copy of it (whole chunks, one source pointer and one
+//   shared offset per operand) for every k-tile whose copies lie inside k, then hands over to the
+//   edge-handling copy (kPipeNone fragments: with the double-buffered ones it did not fit 255 registers)
+//   for the last stages - 1 k-tiles; edge blocks run the edge-handling loop throughout.
 //
 // * Epilogue: C = alpha * acc + beta * C, C not read when beta == 0, only in-bounds elements written.
 //
@@ -73,7 +78,7 @@ constexpr int kLanesPerGroup = 4;     // threadID_in_group range
 constexpr int kChunkBytes = 16;       // cp.async / ld.shared.v2.f64 width
 constexpr int kChunkDoubles = 2;
 constexpr int kBankLineChunks = 8;    // 32 banks x 4 bytes = 128 bytes = 8 chunks
-constexpr int kRasterGroupM = 8;      // C tile rows per rasterization group
+constexpr int kRasterGroupM = 8;      // C tile rows per rasterization group (4 and 16: same speed)
 constexpr int kWarpSizeThreads = 32;
 constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
 constexpr int kMaxPendingStages = 8;
@@ -112,6 +117,13 @@ __device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int s
 __device__ __forceinline__ void cp_async_8(uint32_t dst, const void* src, int src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
 }
+// Whole-chunk forms (no src-size operand) for copies known to be in bounds.
+__device__ __forceinline__ void cp_async_16_full(uint32_t dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void cp_async_8_full(uint32_t dst, const void* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n"); }
 
 template <int kPending>
@@ -130,6 +142,14 @@ __device__ __forceinline__ void cp_async_wait_pending(int pending) {
     case 6: cp_async_wait<6>(); break;
     default: cp_async_wait<kMaxPendingStages - 1>(); break;
   }
+}
+
+// threadIdx.x read through a volatile asm: the compiler cannot merge it with an earlier read, so a value
+// needed only after the main loop is not held in a register across it.
+__device__ __forceinline__ int thread_index_reread() {
+  int tid;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
+  return tid;
 }
 
 // D = A B + D on one m16n8k{kK} tile; a, b in the PTX fragment order (see the file comment).
@@ -251,18 +271,19 @@ struct OperandTile {
     int edge;           // mn-contiguous: bytes of the chunk inside mn_ext; k-contiguous: rows inside mn_ext
   };
 
+  // k_start: first k of the first k-tile the copier will copy.
   __device__ __forceinline__ static Copier make_copier(const double* x, int64_t ld, int64_t mn_ext, int64_t mn0,
-                                                       int tid) {
+                                                       int64_t k_start, int tid) {
     Copier c;
     c.chunk = tid % kRowChunks;
     c.row0 = tid / kRowChunks;
     if constexpr (kMnContiguous) {
       const int64_t mn = mn0 + c.chunk * kChunkDoubles;
-      c.src = x + c.row0 * ld + mn;
+      c.src = x + (k_start + c.row0) * ld + mn;
       c.dst0 = static_cast<uint32_t>(c.row0 * kRowBytes);
       c.edge = clamp_bytes((mn_ext - mn) * 8);
     } else {
-      c.src = x + (mn0 + c.row0) * ld + c.chunk * kChunkDoubles;
+      c.src = x + (mn0 + c.row0) * ld + k_start + c.chunk * kChunkDoubles;
       c.dst0 = chunk_offset(c.row0, c.chunk);
       const int64_t rows = mn_ext - mn0 - c.row0;
       c.edge = rows < kRows ? static_cast<int>(rows) : kRows;
@@ -308,6 +329,75 @@ struct OperandTile {
         src += kRowStep * ld;
       }
       c.src += kTileK;
+    }
+  }
+
+  // The copies of a k-tile that lies wholly inside the matrix (every chunk 16 bytes in bounds): no byte
+  // counts, no edge compares, no fallback pointers, and only a source pointer and one shared-memory
+  // offset live across the main loop. ncu on the H100 (n = 4096) showed the general path above costing
+  // ~200 integer instructions per k-tile per thread (64-bit edge compares and selects), 1.6x cuBLAS's
+  // instructions per DMMA, and the tensor pipe idled while the 2 warps per scheduler issued them. The
+  // kernel uses these copies for every k-tile of an interior block except the k-edge tail.
+  struct FullCopier {
+    const double* src;  // the thread's first chunk in the next k-tile to copy
+    uint32_t dst0;      // byte offset in a stage of the thread's first chunk, before the swizzle (mn-
+                        // contiguous) or with it (k-contiguous)
+  };
+  __device__ __forceinline__ static FullCopier make_full_copier(const double* x, int64_t ld, int64_t mn0,
+                                                               int64_t k_start, int tid) {
+    const int chunk = tid % kRowChunks, row0 = tid / kRowChunks;
+    FullCopier c;
+    if constexpr (kMnContiguous) {
+      static_assert(kRowStep <= kKPerLane,
+                    "each copied row's swizzle must be known at compile time: rows row0 + it * kRowStep with "
+                    "row0 < kRowStep <= 4 have (row / 4) % 4 = (it * kRowStep / 4) % 4");
+      c.src = x + (k_start + row0) * ld + mn0 + chunk * kChunkDoubles;
+      // The swizzle XORs chunk bits 0..2 (bytes 16..127): it commutes with adding multiples of 128 bytes
+      // (row and stage offsets), so the copies add the stage offset and XOR a compile-time swizzle.
+      c.dst0 = static_cast<uint32_t>(row0 * kRowBytes + chunk * kChunkBytes);
+    } else {
+      c.src = x + (mn0 + row0) * ld + k_start + chunk * kChunkDoubles;
+      c.dst0 = chunk_offset(row0, chunk);
+    }
+    return c;
+  }
+  // smem: shared address of the operand's stage 0; stage_off: byte offset of the stage (a multiple of
+  // 128, so the swizzle XOR may be applied after adding it).
+  template <bool kVec16>
+  __device__ __forceinline__ static void copy_stage_full(FullCopier& c, uint32_t smem, uint32_t stage_off,
+                                                         int64_t ld) {
+    const double* src = c.src;
+    const uint32_t base = stage_off + c.dst0;
+    if constexpr (kMnContiguous) {
+#pragma unroll
+      for (int it = 0; it < kCopies; ++it) {
+        // Row row0 + it * kRowStep; its swizzle needs (row / 4) % 4 (see make_full_copier).
+        const int t_row = ((it * kRowStep) >> 2) & 3;
+        const uint32_t dst = smem + (base ^ static_cast<uint32_t>(swizzle_k_row(t_row << 2) * kChunkBytes)) +
+                             static_cast<uint32_t>(it * kRowStep * kRowBytes);
+        copy_full<kVec16>(dst, src);
+        src += kRowStep * ld;
+      }
+      c.src += kTileK * ld;
+    } else {
+      static_assert(kRowStep % kPer == 0,
+                    "the swizzle parity of row row0 + it * kRowStep must be row0's, flipped by it * kRowStep / kPer");
+#pragma unroll
+      for (int it = 0; it < kCopies; ++it) {
+        const uint32_t flip = ((it * kRowStep / kPer) & 1) * kChunkBytes;
+        copy_full<kVec16>(smem + (base ^ flip) + it * kRowStep * kRowBytes, src);
+        src += kRowStep * ld;
+      }
+      c.src += kTileK;
+    }
+  }
+  template <bool kVec16>
+  __device__ __forceinline__ static void copy_full(uint32_t dst, const double* src) {
+    if constexpr (kVec16) {
+      cp_async_16_full(dst, src);
+    } else {
+      cp_async_8_full(dst, src);
+      cp_async_8_full(dst + 8, src + 1);
     }
   }
 
@@ -464,29 +554,52 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN;
 
   // Rasterization: groups of kRasterGroupM tile rows, tile rows fastest inside a group.
-  const int64_t bid = static_cast<int64_t>(blockIdx.x) + p.block_offset;
-  const int64_t per_group = static_cast<int64_t>(kRasterGroupM) * p.tiles_n;
-  const int64_t first_tm = (bid / per_group) * kRasterGroupM;
-  const int64_t group_rows = (p.tiles_m - first_tm) < kRasterGroupM ? (p.tiles_m - first_tm) : kRasterGroupM;
-  const int64_t in_group = bid % per_group;
-  const int64_t m0 = (first_tm + in_group % group_rows) * T::kTileM;
-  const int64_t n0 = (in_group / group_rows) * T::kTileN;
+  // 32-bit division when the tile grid allows it: 64-bit divisions are emulated (hundreds of instructions
+  // per block, ~1% of a block's work at n = 2048).
+  int64_t tile_row, tile_col;
+  if (p.block_offset == 0 && p.tiles_m * p.tiles_n <= INT32_MAX && p.tiles_n <= INT32_MAX / kRasterGroupM) {
+    const uint32_t bid = blockIdx.x, tiles_m = static_cast<uint32_t>(p.tiles_m);
+    const uint32_t per_group = kRasterGroupM * static_cast<uint32_t>(p.tiles_n);
+    const uint32_t first_tm = (bid / per_group) * kRasterGroupM;
+    const uint32_t group_rows = (tiles_m - first_tm) < kRasterGroupM ? (tiles_m - first_tm) : kRasterGroupM;
+    const uint32_t in_group = bid % per_group;
+    tile_row = first_tm + in_group % group_rows;
+    tile_col = in_group / group_rows;
+  } else {
+    const int64_t bid = static_cast<int64_t>(blockIdx.x) + p.block_offset;
+    const int64_t per_group = static_cast<int64_t>(kRasterGroupM) * p.tiles_n;
+    const int64_t first_tm = (bid / per_group) * kRasterGroupM;
+    const int64_t group_rows = (p.tiles_m - first_tm) < kRasterGroupM ? (p.tiles_m - first_tm) : kRasterGroupM;
+    const int64_t in_group = bid % per_group;
+    tile_row = first_tm + in_group % group_rows;
+    tile_col = in_group / group_rows;
+  }
+  const int64_t m0 = tile_row * T::kTileM;
+  const int64_t n0 = tile_col * T::kTileN;
+  // The tile origin is parked in shared memory and read back after the first main loop: kept in registers
+  // across it, it was spilled (the first loop holds 224 of 255 registers in accumulators and fragments).
+  __shared__ int64_t tile_origin[2];
+  static_assert(sizeof(tile_origin) == kSm90StaticSmemBytes,
+                "config_rules.hpp counts this static shared memory in sm90_smem_bytes()");
+  if (tid == 0) {
+    tile_origin[0] = m0;
+    tile_origin[1] = n0;
+  }
 
   // int: k tiles of a matrix that fits in device memory stay far below 2^31.
   const int ktiles = static_cast<int>(ceil_div(p.k, T::kTileK));
 
-  typename ATile::Copier a_copier = ATile::make_copier(p.A, p.lda, p.m, m0, tid);
-  typename BTile::Copier b_copier = BTile::make_copier(p.B, p.ldb, p.n, n0, tid);
   const uint32_t a_smem_addr = smem_address(a_smem), b_smem_addr = smem_address(b_smem);
-  auto issue_stage = [&](int stage, int kt) {
+  // Copies of k-tile kt (k0 = kt * tile_k) into `stage` with full edge handling; the copiers step through
+  // consecutive k-tiles. Past the last k-tile only an empty group is committed, which keeps the wait
+  // counts uniform.
+  auto issue_general = [&](typename ATile::Copier& ac, typename BTile::Copier& bc, int stage, int kt) {
     if (kt < ktiles) {
       const int64_t k0 = static_cast<int64_t>(kt) * T::kTileK;
-      ATile::template copy_stage<T::kVec16>(a_copier, a_smem_addr + stage * ATile::kStageBytes, p.A, p.lda, p.k,
-                                            k0);
-      BTile::template copy_stage<T::kVec16>(b_copier, b_smem_addr + stage * BTile::kStageBytes, p.B, p.ldb, p.k,
-                                            k0);
+      ATile::template copy_stage<T::kVec16>(ac, a_smem_addr + stage * ATile::kStageBytes, p.A, p.lda, p.k, k0);
+      BTile::template copy_stage<T::kVec16>(bc, b_smem_addr + stage * BTile::kStageBytes, p.B, p.ldb, p.k, k0);
     }
-    cp_async_commit();  // an empty group past the last k-tile keeps the wait counts uniform
+    cp_async_commit();
   };
 
   const typename ATile::Lane a_lane = ATile::lane_offsets(lane, warp_m0);
@@ -531,104 +644,155 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       }
   };
 
-  // Prologue: stages - 1 k-tiles in flight, then the first fragments of k-tile 0.
-  for (int s = 0; s < stages - 1; ++s) issue_stage(s, s);
+  int read_stage = 0;
+  int write_stage = stages - 1;
+
+  // Prologue: stages - 1 k-tiles in flight.
+  {
+    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, m0, 0, tid);
+    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, n0, 0, tid);
+    for (int s = 0; s < stages - 1; ++s) issue_general(ac, bc, s, s);
+  }
   cp_async_wait_pending(stages - 2);
   __syncthreads();
 
-  int read_stage = 0;
-  int write_stage = stages - 1;
+  // Fragment state carried from one main-loop iteration to the next (only the pipeline's own is used).
+  Frag cur;
+  typename ATile::Ring a_ring;
+  typename BTile::Ring b_ring;
   if constexpr (T::kPipeline == kPipeStep) {
-    typename ATile::Ring a_ring;
-    typename BTile::Ring b_ring;
     ATile::template load_step<0>(a_ring, a_smem, a_lane);
     BTile::template load_step<0>(b_ring, b_smem, b_lane);
-    for (int kt = 0; kt < ktiles; ++kt) {
-      static_for<0, T::kSteps>([&](auto step_tag) {
-        constexpr int kStep = decltype(step_tag)::value;
-        if constexpr (kStep == 0) {
-          issue_stage(write_stage, kt + stages - 1);
-          write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-        }
-        if constexpr (kStep == T::kSteps - 1) {
-          // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
-          // (the next copy target) before the barrier is passed.
-          cp_async_wait_pending(stages - 2);
-          __syncthreads();
-          read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
-          if (kt + 1 < ktiles) {
-            ATile::template load_step<0>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
-            BTile::template load_step<0>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
-          }
-        } else {
-          ATile::template load_step<kStep + 1>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
-          BTile::template load_step<kStep + 1>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
-        }
-#pragma unroll
-        for (int i = 0; i < kMT; ++i) {
-          const double a[2] = {ATile::template step_value<kStep>(a_ring, 2 * i),
-                               ATile::template step_value<kStep>(a_ring, 2 * i + 1)};
-#pragma unroll
-          for (int j = 0; j < kNT; ++j) {
-            const double b[1] = {BTile::template step_value<kStep>(b_ring, j)};
-            Mma<4>::run(acc[i][j], a, b);
-          }
-        }
-      });
-    }
   } else if constexpr (T::kPipeline == kPipeGroup) {
-    Frag cur;
     load_group(cur, 0, std::integral_constant<int, 0>{});
-    for (int kt = 0; kt < ktiles; ++kt) {
-      // Groups of this stage, unrolled; the last one crosses over to the next stage.
-      static_for<0, T::kGroups>([&](auto group_tag) {
-        constexpr int kGroup = decltype(group_tag)::value;
-        if constexpr (kGroup == 0) {
-          // Copies first: their address arithmetic then dies before the fragment buffers fill up.
-          issue_stage(write_stage, kt + stages - 1);
-          write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-        }
-        Frag next;
-        if constexpr (kGroup == T::kGroups - 1) {
-          // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
-          // (the next copy target) before the barrier is passed.
-          cp_async_wait_pending(stages - 2);
-          __syncthreads();
-          read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
-          if (kt + 1 < ktiles) load_group(next, read_stage, std::integral_constant<int, 0>{});
-        } else {
-          load_group(next, read_stage, std::integral_constant<int, kGroup + 1>{});
-        }
-        mma_group(cur);
-        cur = next;
-      });
+  }
+
+  // Main-loop iterations [kt_begin, kt_end): iteration kt multiplies k-tile kt and issues the copies of
+  // k-tile kt + stages - 1 through issue(stage, kt).
+  auto main_loop = [&](int kt_begin, int kt_end, auto&& issue, auto pipeline_tag) {
+    constexpr int kPipeline = decltype(pipeline_tag)::value;
+    if constexpr (kPipeline == kPipeStep) {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        static_for<0, T::kSteps>([&](auto step_tag) {
+          constexpr int kStep = decltype(step_tag)::value;
+          if constexpr (kStep == 0) {
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          if constexpr (kStep == T::kSteps - 1) {
+            // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
+            // (the next copy target) before the barrier is passed.
+            cp_async_wait_pending(stages - 2);
+            __syncthreads();
+            read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+            if (kt + 1 < ktiles) {
+              ATile::template load_step<0>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
+              BTile::template load_step<0>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
+            }
+          } else {
+            ATile::template load_step<kStep + 1>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
+            BTile::template load_step<kStep + 1>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
+          }
+#pragma unroll
+          for (int i = 0; i < kMT; ++i) {
+            const double a[2] = {ATile::template step_value<kStep>(a_ring, 2 * i),
+                                 ATile::template step_value<kStep>(a_ring, 2 * i + 1)};
+#pragma unroll
+            for (int j = 0; j < kNT; ++j) {
+              const double b[1] = {BTile::template step_value<kStep>(b_ring, j)};
+              Mma<4>::run(acc[i][j], a, b);
+            }
+          }
+        });
+      }
+    } else if constexpr (kPipeline == kPipeGroup) {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        // Groups of this stage, unrolled; the last one crosses over to the next stage.
+        static_for<0, T::kGroups>([&](auto group_tag) {
+          constexpr int kGroup = decltype(group_tag)::value;
+          if constexpr (kGroup == 0) {
+            // Copies first: their address arithmetic then dies before the fragment buffers fill up.
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          Frag next;
+          if constexpr (kGroup == T::kGroups - 1) {
+            // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
+            // (the next copy target) before the barrier is passed.
+            cp_async_wait_pending(stages - 2);
+            __syncthreads();
+            read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+            if (kt + 1 < ktiles) load_group(next, read_stage, std::integral_constant<int, 0>{});
+          } else {
+            load_group(next, read_stage, std::integral_constant<int, kGroup + 1>{});
+          }
+          mma_group(cur);
+          cur = next;
+        });
+      }
+    } else {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        static_for<0, T::kGroups>([&](auto group_tag) {
+          constexpr int kGroup = decltype(group_tag)::value;
+          if constexpr (kGroup == 0) {
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          Frag f;
+          load_group(f, read_stage, group_tag);
+          mma_group(f);
+        });
+        // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt (the buffer the
+        // next iteration's copy overwrites once stages - 1 iterations later) before the barrier is passed.
+        cp_async_wait_pending(stages - 2);
+        __syncthreads();
+        read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+      }
     }
-  } else {
-    for (int kt = 0; kt < ktiles; ++kt) {
-      static_for<0, T::kGroups>([&](auto group_tag) {
-        constexpr int kGroup = decltype(group_tag)::value;
-        if constexpr (kGroup == 0) {
-          issue_stage(write_stage, kt + stages - 1);
-          write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-        }
-        Frag f;
-        load_group(f, read_stage, group_tag);
-        mma_group(f);
-      });
-      // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt (the buffer the
-      // next iteration's copy overwrites once stages - 1 iterations later) before the barrier is passed.
-      cp_async_wait_pending(stages - 2);
-      __syncthreads();
-      read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
-    }
+  };
+
+  // Two copies of the main loop. The first runs while every k-tile it copies is wholly inside the matrix
+  // (interior blocks: C tile inside m x n, k-tile inside k) with the edge-free copies, whose state is one
+  // source pointer and one offset per operand: ncu at n = 4096 showed the edge-handling copies costing
+  // ~200 integer instructions per k-tile per thread (64-bit compares and selects; 1.6x cuBLAS's
+  // instructions per DMMA), and keeping both kinds live in one loop pushed 64x32 warp tiles into spills.
+  // The second loop covers the rest (edge blocks: all of it; interior blocks: the last stages - 1
+  // k-tiles and a partial k-tile) with the general copies, set up afresh where the first loop stopped.
+  // The second loop loads fragments right before use (kPipeNone; any pipeline may hand over to it, as
+  // each leaves the barrier after k-tile kt - 1 passed and reads k-tile kt from read_stage): the general
+  // copies' state and double-buffered fragments together exceed 255 registers for 64x32 warp tiles.
+  constexpr int kEdgePipeline = kPipeNone;
+  const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
+  const int full_ktiles = mn_interior ? static_cast<int>(p.k / T::kTileK) : 0;
+  int split = full_ktiles - (stages - 1);
+  split = split < 0 ? 0 : split;
+  {
+    typename ATile::FullCopier ac = ATile::make_full_copier(p.A, p.lda, m0, int64_t(stages - 1) * T::kTileK, tid);
+    typename BTile::FullCopier bc = BTile::make_full_copier(p.B, p.ldb, n0, int64_t(stages - 1) * T::kTileK, tid);
+    main_loop(0, split, [&](int stage, int) {
+      ATile::template copy_stage_full<T::kVec16>(ac, a_smem_addr, stage * ATile::kStageBytes, p.lda);
+      BTile::template copy_stage_full<T::kVec16>(bc, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
+      cp_async_commit();
+    }, std::integral_constant<int, T::kPipeline>{});
+  }
+  // Reload the tile origin (written before the prologue's barrier); the loops' "memory" clobbers keep
+  // the compiler from carrying the old registers across.
+  const int64_t tile_m0 = tile_origin[0], tile_n0 = tile_origin[1];
+  const int tid2 = thread_index_reread();
+  {
+    const int64_t k_next = int64_t(split + stages - 1) * T::kTileK;
+    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, tile_m0, k_next, tid2);
+    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, tile_n0, k_next, tid2);
+    main_loop(split, ktiles, [&](int stage, int kt) { issue_general(ac, bc, stage, kt); },
+              std::integral_constant<int, kEdgePipeline>{});
   }
   cp_async_wait<0>();  // nothing may be in flight into shared memory when the block exits
 
   // Epilogue. Lane (g, t) owns rows [kRT*g, kRT*g + kRT) and columns [2*kNT*t, 2*kNT*t + 2*kNT) of the
   // warp tile: row index 2i + h (m-tile i, half h), column index kNT*e + j (n-tile j, accumulator column e).
-  const int g = lane >> 2, t = lane & 3;
-  const int64_t row0 = m0 + warp_m0 + kRT * g;
-  const int64_t col0 = n0 + warp_n0 + 2 * kNT * t;
+  const int g = (tid2 & 31) >> 2, t = tid2 & 3;
+  const int64_t row0 = tile_m0 + ((tid2 >> 5) % T::kWarpsM) * T::kWarpM + kRT * g;
+  const int64_t col0 = tile_n0 + ((tid2 >> 5) / T::kWarpsM) * T::kWarpN + 2 * kNT * t;
   const bool read_c = p.beta != 0.0;
   if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRT rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.

@@ -1,7 +1,8 @@
 // GPU tests of family sm90_mma (Hopper mma.sync m16n8k*.f64 kernels) through tcgemm_dgemm_config: every
 // block shape of kSm90Shapes at its smallest and largest stage count, odd sizes, all trans combinations,
 // alpha/beta (beta = 0 with NaN in C), k = 0, leading dimensions above the rows with odd values (forcing
-// the 8-byte copy path), base pointers one element off (likewise), and a non-default stream. Reference:
+// the 8-byte copy path), base pointers one element off (likewise), interior blocks over a deep k (the
+// edge-free main loop and its hand-over to the edge loop), and a non-default stream. Reference:
 // cuBLAS DGEMM on the same fresh random data (gpu_test_util.hpp). Sizes stay small: the suite also runs
 // under compute-sanitizer memcheck, racecheck and synccheck.
 #include <gtest/gtest.h>
@@ -170,6 +171,29 @@ TEST(Sm90Mma, LeadingDimensionsAndMisalignedPointers) {
         s.b_offset = l.b_off;
         s.c_offset = l.c_off;
         EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+      }
+}
+
+// Interior blocks (C tile inside m x n) run the edge-free copies for every k-tile but the last
+// stages - 1 and a partial one, then hand over to the edge-handling loop; edge blocks run the latter
+// throughout. Sizes that are whole tiles of every shape (256 x 256) with a deep k, with and without a
+// partial last k-tile, and a mix of interior and edge blocks, at each shape's smallest and largest stage
+// count; odd leading dimensions (8-byte copies) take the same split.
+TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
+  TCGEMM_REQUIRE_SM90();
+  const Size sizes[] = {{256, 256, 160}, {256, 256, 203}, {300, 200, 171}};
+  uint64_t seed = 9750;
+  for (const tcgemm_config& cfg : configs_all_stages())
+    for (const Size& z : sizes)
+      for (const char* t : kTrans) {
+        GemmSpec s = spec(z.m, z.n, z.k, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        s.alpha = (seed % 2) ? 1.0 : -0.75;
+        s.beta = (seed % 3) ? 0.0 : 0.5;
+        if (seed % 4 == 0) s.lda_pad = s.ldb_pad = 1;
+        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
+                                                        << z.k << " " << t;
       }
 }
 
