@@ -31,13 +31,7 @@ int main(int argc, char** argv) {
   EXAMPLE_TCGEMM_CHECK(tcgemm_dmma_row(k, dA, lda, dB, ldb, dC, ldc, nullptr));
   EXAMPLE_CUDA_CHECK(cudaDeviceSynchronize());
 
-  const std::vector<double> C = example::to_host(dC, size_t(ldc * n));
-  std::vector<double> bound;
-  const std::vector<double> ref = example::host_gemm(m, n, k, A, lda, B, ldb, ldc, &bound);
-  double max_error = 0;
-  const bool ok = example::matches(m, n, k, C, ref, ldc, [&](int64_t i, int64_t j) { return bound[size_t(i + j * ldc)]; },
-                                   &max_error);
-  std::printf(" max |C - C_host| = %.3e\n", max_error);
+  const bool ok = example::check_against_host(m, n, k, A, lda, B, ldb, dC, ldc);
 
   EXAMPLE_CUDA_CHECK(cudaFree(dA));
   EXAMPLE_CUDA_CHECK(cudaFree(dB));

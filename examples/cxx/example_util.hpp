@@ -113,6 +113,20 @@ bool matches(int64_t m, int64_t n, int64_t k, const std::vector<double>& got, co
   return ok;
 }
 
+// Downloads C (m x n, ldc) from the device, compares it with the host product A B and prints the largest
+// difference. True when every element is within the tolerance of matches().
+inline bool check_against_host(int64_t m, int64_t n, int64_t k, const std::vector<double>& A, int64_t lda,
+                               const std::vector<double>& B, int64_t ldb, const double* dC, int64_t ldc) {
+  const std::vector<double> C = to_host(dC, static_cast<size_t>(ldc * n));
+  std::vector<double> bound;
+  const std::vector<double> ref = host_gemm(m, n, k, A, lda, B, ldb, ldc, &bound);
+  double max_error = 0;
+  const bool ok = matches(m, n, k, C, ref, ldc,
+                          [&](int64_t i, int64_t j) { return bound[static_cast<size_t>(i + j * ldc)]; }, &max_error);
+  std::printf(" max |C - C_host| = %.3e\n", max_error);
+  return ok;
+}
+
 // Median milliseconds of `reps` timed runs after `warmup` untimed ones, each timed run between its own
 // pair of CUDA events on `stream`. `launch` enqueues one run.
 template <class Launch>
