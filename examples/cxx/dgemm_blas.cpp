@@ -79,6 +79,12 @@ int main(int argc, char** argv) {
   for (auto& x : hB) x = dist(gen);
   for (auto& x : hC) x = dist(gen);
 
+  // Ask tcgemm for the device first: without one, this says "no CUDA device is available" rather than
+  // failing in the first cudaMalloc.
+  tcgemm_device_info info;
+  EXAMPLE_TCGEMM_CHECK(tcgemm_device_info_get(-1, &info));
+  std::printf(" Device: %s\n", info.name);
+
   double *dA, *dB, *dC;
   EXAMPLE_CUDA_CHECK(cudaMalloc(&dA, std::max<size_t>(1, hA.size()) * sizeof(double)));
   EXAMPLE_CUDA_CHECK(cudaMalloc(&dB, std::max<size_t>(1, hB.size()) * sizeof(double)));
@@ -87,9 +93,6 @@ int main(int argc, char** argv) {
   EXAMPLE_CUDA_CHECK(cudaMemcpy(dB, hB.data(), hB.size() * sizeof(double), cudaMemcpyHostToDevice));
   EXAMPLE_CUDA_CHECK(cudaMemcpy(dC, hC.data(), hC.size() * sizeof(double), cudaMemcpyHostToDevice));
 
-  tcgemm_device_info info;
-  EXAMPLE_TCGEMM_CHECK(tcgemm_device_info_get(-1, &info));
-  std::printf(" Device: %s\n", info.name);
   std::printf(" C <- %g op(A) op(B) + %g C, transa = %c, transb = %c\n", a.alpha, a.beta, a.transa, a.transb);
   std::printf(" M = %lld, N = %lld, K = %lld, lda = %lld, ldb = %lld, ldc = %lld\n", (long long)a.m, (long long)a.n,
               (long long)a.k, (long long)lda, (long long)ldb, (long long)ldc);
