@@ -207,6 +207,12 @@ TEST(PeakArguments, Rules) {
   EXPECT_EQ(last(), "m=-8: must be >= 0");
   EXPECT_EQ(tcgemm_dmma_peak(8, 8, 1, a.data(), 8, nullptr, 4, c.data(), 8, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(last(), "B is NULL but m, n > 0");
+  EXPECT_EQ(tcgemm_dmma_peak(8, -1, 1, a.data(), 8, b.data(), 4, c.data(), 8, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(last(), "n=-1: must be >= 0");
+  EXPECT_EQ(tcgemm_dmma_peak(8, 8, 1, nullptr, 8, b.data(), 4, c.data(), 8, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(last(), "A is NULL but m, n > 0");
+  EXPECT_EQ(tcgemm_dmma_peak(8, 8, 1, a.data(), 8, b.data(), 4, nullptr, 8, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(last(), "C is NULL but m, n > 0");
   for (double v : c) EXPECT_EQ(v, 7.0);
 }
 
@@ -262,8 +268,22 @@ const ConfigCase kConfigCases[] = {
     {"block_tile_ok", cfg(TCGEMM_FAMILY_BLOCK_TILE, 128, 16), TCGEMM_SUCCESS, ""},
     {"block_tile_tile_k", cfg(TCGEMM_FAMILY_BLOCK_TILE, 32, 32, 8), TCGEMM_ERROR_INVALID_CONFIG,
      "tile_k=8: this family has no shared-memory k tile; must be 0 (family block_tile)"},
+    {"block_tile_pad_a", cfg(TCGEMM_FAMILY_BLOCK_TILE, 32, 32, 0, 2), TCGEMM_ERROR_INVALID_CONFIG,
+     "pad_a=2: this family uses no shared memory; must be 0 (family block_tile)"},
+    {"block_tile_pad_b", cfg(TCGEMM_FAMILY_BLOCK_TILE, 32, 32, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG,
+     "pad_b=2: this family uses no shared memory; must be 0 (family block_tile)"},
+    {"block_tile_stages", cfg(TCGEMM_FAMILY_BLOCK_TILE, 32, 32, 0, 0, 0, 1), TCGEMM_ERROR_INVALID_CONFIG,
+     "stages=1: this family has no pipeline; must be 0 (family block_tile)"},
     {"peak_tile", cfg(TCGEMM_FAMILY_PEAK, 64), TCGEMM_ERROR_INVALID_CONFIG,
      "tile_m=64: the peak block tile is 32 x 16 (family peak)"},
+    {"peak_tile_n", cfg(TCGEMM_FAMILY_PEAK, 32, 32), TCGEMM_ERROR_INVALID_CONFIG,
+     "tile_n=32: the peak block tile is 32 x 16 (family peak)"},
+    {"peak_tile_k", cfg(TCGEMM_FAMILY_PEAK, 0, 0, 4), TCGEMM_ERROR_INVALID_CONFIG, "tile_k=4: must be 0 (family peak)"},
+    {"peak_pad_a", cfg(TCGEMM_FAMILY_PEAK, 0, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG, "pad_a=2: must be 0 (family peak)"},
+    {"peak_pad_b", cfg(TCGEMM_FAMILY_PEAK, 0, 0, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG, "pad_b=2: must be 0 (family peak)"},
+    {"peak_stages", cfg(TCGEMM_FAMILY_PEAK, 0, 0, 0, 0, 0, 1), TCGEMM_ERROR_INVALID_CONFIG,
+     "stages=1: must be 0 (family peak)"},
+    {"peak_ok", cfg(TCGEMM_FAMILY_PEAK, 32, 16), TCGEMM_SUCCESS, ""},
     {"shared_a_tile", cfg(TCGEMM_FAMILY_SHARED_A, 48), TCGEMM_ERROR_INVALID_CONFIG,
      "tile_m=48: must be one of 32, 64, 96, 128 (family shared_a)"},
     {"shared_a_tile_n", cfg(TCGEMM_FAMILY_SHARED_A, 64, 32), TCGEMM_ERROR_INVALID_CONFIG,
@@ -292,6 +312,8 @@ const ConfigCase kConfigCases[] = {
     {"shared_ab_ok", cfg(TCGEMM_FAMILY_SHARED_AB, 96, 96, 96, 6, 2, 1), TCGEMM_SUCCESS, ""},
     {"sm90_pad", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG,
      "pad_a=2: the sm90 shared-memory layout is fixed at compile time; must be 0 (family sm90_mma)"},
+    {"sm90_pad_b", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 0, 4), TCGEMM_ERROR_INVALID_CONFIG,
+     "pad_b=4: the sm90 shared-memory layout is fixed at compile time; must be 0 (family sm90_mma)"},
 };
 
 INSTANTIATE_TEST_SUITE_P(All, ConfigRules, ::testing::ValuesIn(kConfigCases),
