@@ -41,10 +41,11 @@ tcgemm_config default_config_for(int32_t family) {
   return resolved;
 }
 
-// The configuration tcgemm_dgemm uses: the Hopper family on compute capability 9.x (block tile chosen for
-// the problem's shape, see sm90_shape_select.hpp), else shared_ab. A null problem gives the defaults.
+// The configuration tcgemm_dgemm uses: the Hopper family on compute capability 9.x when the build carries
+// its sm_90 code (block tile chosen for the problem's shape, see sm90_shape_select.hpp), else shared_ab.
+// A null problem gives the defaults.
 tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p = nullptr) {
-  if (ctx.cc_major != kSm90MinCcMajor) return default_config_for(TCGEMM_FAMILY_SHARED_AB);
+  if (!sm90_code_available(ctx)) return default_config_for(TCGEMM_FAMILY_SHARED_AB);
   tcgemm_config c = default_config_for(TCGEMM_FAMILY_SM90_MMA);
   if (p) {
     const Sm90Shape& s = kSm90Shapes[sm90_select_shape(p->m, p->n, p->k, ctx.sm_count)];
@@ -60,36 +61,23 @@ tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, 
                        int position_offset, cudaStream_t stream) {
   clear_error();
   GemmProblem p;
-  tcgemm_status s = validate_problem(raw, naming, position_offset, &p);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_problem(raw, naming, position_offset, &p));
   tcgemm_config cfg;
-  s = validate_config(raw_config, &cfg);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_config(raw_config, &cfg));
 
   // Reference-BLAS quick return: nothing to compute and C stays as it is.
   if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
   if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
 
   DeviceContext ctx;
-  s = device_gate(&ctx);
-  if (s != TCGEMM_SUCCESS) return s;
-  const bool automatic = cfg.family == TCGEMM_FAMILY_AUTO;
-  if (automatic) cfg = select_config(ctx, &p);
-  s = check_config_against_device(cfg, ctx);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  if (cfg.family == TCGEMM_FAMILY_AUTO) cfg = select_config(ctx, &p);
+  TCGEMM_TRY(check_config_against_device(cfg, ctx));
 
   // alpha == 0 or k == 0: C <- beta C; A and B are not read.
   if (p.alpha == 0.0 || p.k == 0) return launch_scale_c(p.m, p.n, p.beta, p.C, p.ldc, stream);
 
-  s = launcher_for(cfg.family)(p, cfg, ctx, stream);
-  if (s == TCGEMM_ERROR_ARCHITECTURE && automatic && cfg.family == TCGEMM_FAMILY_SM90_MMA) {
-    // A build without sm_90 code on a Hopper device: fall back to the portable WMMA family.
-    clear_error();
-    cfg = default_config_for(TCGEMM_FAMILY_SHARED_AB);
-    s = check_config_against_device(cfg, ctx);
-    if (s == TCGEMM_SUCCESS) s = launch_shared_ab(p, cfg, ctx, stream);
-  }
-  return s;
+  return launcher_for(cfg.family)(p, cfg, ctx, stream);
 }
 
 // C = A B for the reference-design example families.
@@ -147,8 +135,7 @@ tcgemm_status tcgemm_default_config(int32_t family, tcgemm_config* config) {
   if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
   tcgemm_config c = default_config_for(family);
   tcgemm_config resolved;
-  tcgemm_status s = validate_config(c, &resolved);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_config(c, &resolved));
   *config = resolved;
   return TCGEMM_SUCCESS;
 }
@@ -164,8 +151,7 @@ tcgemm_status tcgemm_config_shared_memory_bytes(const tcgemm_config* config, int
   clear_error();
   if (!config || !bytes) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s is NULL", config ? "bytes" : "config");
   tcgemm_config resolved;
-  tcgemm_status s = validate_config(*config, &resolved);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_config(*config, &resolved));
   *bytes = config_shared_memory_bytes(resolved);
   return TCGEMM_SUCCESS;
 }
@@ -175,8 +161,7 @@ tcgemm_status tcgemm_config_threads_per_block(const tcgemm_config* config, int32
   if (!config || !threads)
     return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "%s is NULL", config ? "threads" : "config");
   tcgemm_config resolved;
-  tcgemm_status s = validate_config(*config, &resolved);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_config(*config, &resolved));
   *threads = config_threads_per_block(resolved);
   return TCGEMM_SUCCESS;
 }
@@ -185,22 +170,9 @@ tcgemm_status tcgemm_config_check_device(const tcgemm_config* config, int32_t de
   clear_error();
   if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
   tcgemm_config resolved;
-  tcgemm_status s = validate_config(*config, &resolved);
-  if (s != TCGEMM_SUCCESS) return s;
-  tcgemm_device_info info;
-  s = tcgemm_device_info_get(device, &info);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_config(*config, &resolved));
   DeviceContext ctx;
-  ctx.device = info.device;
-  ctx.cc_major = info.cc_major;
-  ctx.cc_minor = info.cc_minor;
-  ctx.sm_count = info.sm_count;
-  ctx.smem_optin = info.shared_memory_per_block_optin;
-  ctx.smem_per_sm = info.shared_memory_per_sm;
-  if (ctx.cc_major < 8)
-    return set_error(TCGEMM_ERROR_ARCHITECTURE,
-                     "device %d has compute capability %d.%d; tcgemm's FP64 tensor-core kernels need 8.0 or newer",
-                     ctx.device, ctx.cc_major, ctx.cc_minor);
+  TCGEMM_TRY(device_gate(device, &ctx));
   if (resolved.family == TCGEMM_FAMILY_AUTO) resolved = select_config(ctx);
   return check_config_against_device(resolved, ctx);
 }
@@ -242,12 +214,10 @@ tcgemm_status tcgemm_dmma_shared_ab(int64_t m, int64_t n, int64_t k, int32_t til
 tcgemm_status tcgemm_dmma_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda, const double* B,
                                int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
   clear_error();
-  tcgemm_status s = validate_peak(m, n, niter, A, lda, B, ldb, C, ldc);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(validate_peak(m, n, niter, A, lda, B, ldb, C, ldc));
   if (m == 0 || n == 0) return TCGEMM_SUCCESS;
   DeviceContext ctx;
-  s = device_gate(&ctx);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(device_gate(-1, &ctx));
   return launch_peak(m, n, niter, A, lda, B, ldb, C, ldc, ctx, stream);
 }
 
@@ -277,12 +247,8 @@ tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char
 tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config) {
   clear_error();
   if (!config) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "config is NULL");
-  tcgemm_device_info info;
-  tcgemm_status s = tcgemm_device_info_get(device, &info);
-  if (s != TCGEMM_SUCCESS) return s;
   DeviceContext ctx;
-  ctx.cc_major = info.cc_major;
-  ctx.sm_count = info.sm_count;
+  TCGEMM_TRY(device_gate(device, &ctx));
   *config = select_config(ctx);
   return TCGEMM_SUCCESS;
 }

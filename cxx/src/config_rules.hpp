@@ -34,6 +34,12 @@ constexpr int kPeakWarpsN = 2;
 // so tile_m * kWmmaK threads load one A tile column per warp exactly as in the seed).
 constexpr int kSharedTiles[] = {32, 64, 96, 128};
 constexpr int kSharedTileCount = 4;
+// True for the square C tiles both families instantiate (validation and the kernels' static_asserts).
+constexpr bool is_shared_tile(int tile) {
+  for (int i = 0; i < kSharedTileCount; ++i)
+    if (kSharedTiles[i] == tile) return true;
+  return false;
+}
 constexpr int kSharedADefaultTile = 64;
 constexpr int kSharedADefaultPad = 4;
 

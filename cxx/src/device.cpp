@@ -70,12 +70,10 @@ tcgemm_status resolve_device(int device, int* out) {
 
 }  // namespace
 
-tcgemm_status device_gate(DeviceContext* ctx) {
+tcgemm_status device_gate(int requested, DeviceContext* ctx) {
   int device = 0;
-  tcgemm_status s = resolve_device(-1, &device);
-  if (s != TCGEMM_SUCCESS) return s;
-  s = query_context(device, ctx);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(resolve_device(requested, &device));
+  TCGEMM_TRY(query_context(device, ctx));
   if (ctx->cc_major < kMinCcMajor)
     return set_error(TCGEMM_ERROR_ARCHITECTURE,
                      "device %d has compute capability %d.%d; tcgemm's FP64 tensor-core kernels need 8.0 or newer",
@@ -141,11 +139,9 @@ extern "C" tcgemm_status tcgemm_device_info_get(int32_t device, tcgemm_device_in
   clear_error();
   if (!info) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "info is NULL");
   int dev = 0;
-  tcgemm_status s = resolve_device(device, &dev);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(resolve_device(device, &dev));
   DeviceContext ctx;
-  s = query_context(dev, &ctx);
-  if (s != TCGEMM_SUCCESS) return s;
+  TCGEMM_TRY(query_context(dev, &ctx));
   cudaDeviceProp prop;
   TCGEMM_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
   std::memset(info, 0, sizeof *info);

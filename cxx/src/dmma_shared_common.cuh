@@ -26,13 +26,6 @@
 
 namespace tcgemm::detail {
 
-// True for the square C tiles both families instantiate (static_asserts of the kernels).
-constexpr bool is_shared_tile(int tile) {
-  for (int i = 0; i < kSharedTileCount; ++i)
-    if (kSharedTiles[i] == tile) return true;
-  return false;
-}
-
 constexpr int largest_shared_tile() {
   int largest = 0;
   for (int i = 0; i < kSharedTileCount; ++i) largest = kSharedTiles[i] > largest ? kSharedTiles[i] : largest;

@@ -36,12 +36,6 @@ tcgemm_status reserve(int slot, size_t elements) {
   return TCGEMM_SUCCESS;
 }
 
-#define TCGEMM_TRY(expr)                  \
-  do {                                    \
-    tcgemm_status s_ = (expr);            \
-    if (s_ != TCGEMM_SUCCESS) return s_;  \
-  } while (0)
-
 }  // namespace
 }  // namespace tcgemm::detail
 
@@ -73,7 +67,7 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
 
   DeviceContext ctx;
-  TCGEMM_TRY(device_gate(&ctx));
+  TCGEMM_TRY(device_gate(-1, &ctx));
   if (g_workspace.device != ctx.device) {
     g_workspace.release();
     g_workspace.device = ctx.device;
@@ -123,7 +117,7 @@ tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes) {
   *device_ptr = nullptr;
   if (bytes == 0) return TCGEMM_SUCCESS;
   DeviceContext ctx;
-  TCGEMM_TRY(device_gate(&ctx));
+  TCGEMM_TRY(device_gate(-1, &ctx));
   TCGEMM_CUDA_TRY(cudaMalloc(device_ptr, size_t(bytes)));
   return TCGEMM_SUCCESS;
 }

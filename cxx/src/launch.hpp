@@ -55,6 +55,9 @@ tcgemm_status launch_block_tile(const GemmProblem&, const tcgemm_config&, const 
 tcgemm_status launch_shared_a(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
 tcgemm_status launch_shared_ab(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
 tcgemm_status launch_sm90_mma(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+// True when this build carries sm_90 code for the sm90_mma family that can run on ctx's device (a build
+// whose CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
+bool sm90_code_available(const DeviceContext& ctx);
 
 // Figure 1 benchmark: every 8x8 tile of C (m x n) gets niter * A(8x4) B(4x8).
 tcgemm_status launch_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda, const double* B,
@@ -64,8 +67,9 @@ tcgemm_status launch_peak(int64_t m, int64_t n, int32_t niter, const double* A, 
 tcgemm_status launch_scale_c(int64_t m, int64_t n, double beta, double* C, int64_t ldc, cudaStream_t);
 
 // ---- device handling (device.cpp) ----
-// The device gate: current device present and cc >= 8.0. Fills ctx from a per-device cache.
-tcgemm_status device_gate(DeviceContext* ctx);
+// The device gate: the device (device < 0: the calling thread's current one) exists and has cc >= 8.0.
+// Fills ctx from a per-device cache, so repeated calls query CUDA for the device count and id only.
+tcgemm_status device_gate(int device, DeviceContext* ctx);
 // Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, device).
 tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name);
 // True when the loaded binary carries code for the kernel that can run on this device (cudaFuncGetAttributes).
@@ -83,6 +87,13 @@ tcgemm_status set_error(tcgemm_status status, const char* fmt, ...)
 tcgemm_status set_cuda_error(cudaError_t err, const char* what);
 
 }  // namespace tcgemm::detail
+
+// Return a failed tcgemm_status from the enclosing function (its message is already recorded).
+#define TCGEMM_TRY(expr)                                                        \
+  do {                                                                          \
+    tcgemm_status tcgemm_st_ = (expr);                                          \
+    if (tcgemm_st_ != TCGEMM_SUCCESS) return tcgemm_st_;                        \
+  } while (0)
 
 // Check a CUDA call inside a function returning tcgemm_status.
 #define TCGEMM_CUDA_TRY(call)                                                   \

@@ -88,7 +88,18 @@ constexpr auto make_shape_launchers(std::index_sequence<I...>) {
 }
 constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
 
+// Carries no work: its cudaFuncAttributes::binaryVersion says which code this file was built with.
+__global__ void sm90_code_probe_kernel() {}
+
 }  // namespace
+
+bool sm90_code_available(const DeviceContext& ctx) {
+  if (ctx.cc_major != kSm90MinCcMajor) return false;
+  const bool ok = check_kernel_image(reinterpret_cast<const void*>(&sm90_code_probe_kernel), ctx,
+                                     "sm90_code_probe_kernel", kSm90BinaryVersion) == TCGEMM_SUCCESS;
+  if (!ok) clear_error();
+  return ok;
+}
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
                               cudaStream_t stream) {

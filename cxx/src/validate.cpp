@@ -65,12 +65,6 @@ tcgemm_status check_ld(const Namer& nm, int pos, const char* name, int64_t ld, i
 
 // ---- configuration helpers ------------------------------------------------------------------------
 
-bool in_shared_tiles(int t) {
-  for (int v : kSharedTiles)
-    if (v == t) return true;
-  return false;
-}
-
 tcgemm_status config_error(const char* fmt_family, const char* field, int32_t value, const char* rule) {
   return set_error(TCGEMM_ERROR_INVALID_CONFIG, "%s=%d: %s (family %s)", field, value, rule, fmt_family);
 }
@@ -88,20 +82,14 @@ tcgemm_status require_zero(const char* fam, const char* field, int32_t value, co
   return TCGEMM_SUCCESS;
 }
 
-#define TCGEMM_RETURN_IF(expr)            \
-  do {                                    \
-    tcgemm_status s_ = (expr);            \
-    if (s_ != TCGEMM_SUCCESS) return s_;  \
-  } while (0)
-
 tcgemm_status validate_fixed_tile_family(const tcgemm_config& c, tcgemm_config* out) {
   const char* fam = family_name(c.family);
   if (c.tile_m != 0 && c.tile_m != kWmmaM) return config_error(fam, "tile_m", c.tile_m, "this family's C tile is 8 x 8");
   if (c.tile_n != 0 && c.tile_n != kWmmaN) return config_error(fam, "tile_n", c.tile_n, "this family's C tile is 8 x 8");
-  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
   out->tile_m = kWmmaM;
   out->tile_n = kWmmaN;
   return TCGEMM_SUCCESS;
@@ -120,10 +108,10 @@ tcgemm_status validate_block_tile(const tcgemm_config& c, tcgemm_config* out) {
                      "tile_m=%d, tile_n=%d: (tile_m/8)*(tile_n/8) = %d warps exceeds 32 warps (1024 threads) per "
                      "block (family block_tile)",
                      tm, tn, (tm / kWmmaM) * (tn / kWmmaN));
-  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "stages", c.stages, "this family has no pipeline; must be 0"));
   out->tile_m = tm;
   out->tile_n = tn;
   return TCGEMM_SUCCESS;
@@ -134,10 +122,10 @@ tcgemm_status validate_peak_config(const tcgemm_config& c, tcgemm_config* out) {
   const int tm = kPeakWarpsM * kWmmaM, tn = kPeakWarpsN * kWmmaN;
   if (c.tile_m != 0 && c.tile_m != tm) return config_error(fam, "tile_m", c.tile_m, "the peak block tile is 32 x 16");
   if (c.tile_n != 0 && c.tile_n != tn) return config_error(fam, "tile_n", c.tile_n, "the peak block tile is 32 x 16");
-  TCGEMM_RETURN_IF(require_zero(fam, "tile_k", c.tile_k, "must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "stages", c.stages, "must be 0"));
+  TCGEMM_TRY(require_zero(fam, "tile_k", c.tile_k, "must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_a", c.pad_a, "must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_b", c.pad_b, "must be 0"));
+  TCGEMM_TRY(require_zero(fam, "stages", c.stages, "must be 0"));
   out->tile_m = tm;
   out->tile_n = tn;
   return TCGEMM_SUCCESS;
@@ -145,7 +133,7 @@ tcgemm_status validate_peak_config(const tcgemm_config& c, tcgemm_config* out) {
 
 tcgemm_status validate_shared_tile(const char* fam, const tcgemm_config& c, int default_tile, int* tile) {
   const int tm = c.tile_m ? c.tile_m : default_tile;
-  if (!in_shared_tiles(tm)) return config_error(fam, "tile_m", tm, "must be one of 32, 64, 96, 128");
+  if (!is_shared_tile(tm)) return config_error(fam, "tile_m", tm, "must be one of 32, 64, 96, 128");
   if (c.tile_n != 0 && c.tile_n != tm)
     return set_error(TCGEMM_ERROR_INVALID_CONFIG, "tile_n=%d: must equal tile_m=%d (family %s uses square C tiles)",
                      c.tile_n, tm, fam);
@@ -156,11 +144,11 @@ tcgemm_status validate_shared_tile(const char* fam, const tcgemm_config& c, int 
 tcgemm_status validate_shared_a(const tcgemm_config& c, tcgemm_config* out) {
   const char* fam = family_name(c.family);
   int tile = 0;
-  TCGEMM_RETURN_IF(validate_shared_tile(fam, c, kSharedADefaultTile, &tile));
+  TCGEMM_TRY(validate_shared_tile(fam, c, kSharedADefaultTile, &tile));
   if (c.tile_k != 0 && c.tile_k != kWmmaK)
     return config_error(fam, "tile_k", c.tile_k, "the shared A tile is tile_m x 4; must be 0 or 4");
-  TCGEMM_RETURN_IF(check_pad(fam, "pad_a", c.pad_a));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "this family keeps no B tile in shared memory; must be 0"));
+  TCGEMM_TRY(check_pad(fam, "pad_a", c.pad_a));
+  TCGEMM_TRY(require_zero(fam, "pad_b", c.pad_b, "this family keeps no B tile in shared memory; must be 0"));
   if (c.stages != 0 && c.stages != 1)
     return config_error(fam, "stages", c.stages, "this family is single-stage; must be 0 or 1");
   out->tile_m = out->tile_n = tile;
@@ -172,12 +160,12 @@ tcgemm_status validate_shared_a(const tcgemm_config& c, tcgemm_config* out) {
 tcgemm_status validate_shared_ab(const tcgemm_config& c, tcgemm_config* out) {
   const char* fam = family_name(c.family);
   int tile = 0;
-  TCGEMM_RETURN_IF(validate_shared_tile(fam, c, kSharedABDefaultTile, &tile));
+  TCGEMM_TRY(validate_shared_tile(fam, c, kSharedABDefaultTile, &tile));
   const int tk = c.tile_k ? c.tile_k : kSharedABDefaultTileK;
   if (tk < kSharedABMinTileK || tk > kSharedABMaxTileK || tk % kWmmaK != 0)
     return config_error(fam, "tile_k", tk, "must be a multiple of 4 between 4 and 256");
-  TCGEMM_RETURN_IF(check_pad(fam, "pad_a", c.pad_a));
-  TCGEMM_RETURN_IF(check_pad(fam, "pad_b", c.pad_b));
+  TCGEMM_TRY(check_pad(fam, "pad_a", c.pad_a));
+  TCGEMM_TRY(check_pad(fam, "pad_b", c.pad_b));
   const int st = c.stages ? c.stages : kSharedABDefaultStages;
   if (st < 1 || st > kSharedABMaxStages)
     return config_error(fam, "stages", st, "must be 1 (load, sync, compute) or 2 (double-buffered cp.async)");
@@ -210,8 +198,8 @@ tcgemm_status validate_sm90(const tcgemm_config& c, tcgemm_config* out) {
   if (st < shape->min_stages || st > shape->max_stages)
     return set_error(TCGEMM_ERROR_INVALID_CONFIG, "stages=%d: family sm90_mma tile %dx%dx%d supports %d to %d stages",
                      st, shape->tile_m, shape->tile_n, shape->tile_k, shape->min_stages, shape->max_stages);
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_a", c.pad_a, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
-  TCGEMM_RETURN_IF(require_zero(fam, "pad_b", c.pad_b, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_a", c.pad_a, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
+  TCGEMM_TRY(require_zero(fam, "pad_b", c.pad_b, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
   out->tile_m = shape->tile_m;
   out->tile_n = shape->tile_n;
   out->tile_k = shape->tile_k;
@@ -253,14 +241,14 @@ tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, int posi
     return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "argument %d (transb) must be 'N', 'T' or 'C', got '%c' (%d)",
                      kPosTransB + position_offset, in.transb >= 32 && in.transb < 127 ? in.transb : '?',
                      int(in.transb));
-  TCGEMM_RETURN_IF(check_size(nm, kPosM, "m", p.m));
-  TCGEMM_RETURN_IF(check_size(nm, kPosN, "n", p.n));
-  TCGEMM_RETURN_IF(check_size(nm, kPosK, "k", p.k));
+  TCGEMM_TRY(check_size(nm, kPosM, "m", p.m));
+  TCGEMM_TRY(check_size(nm, kPosN, "n", p.n));
+  TCGEMM_TRY(check_size(nm, kPosK, "k", p.k));
   // op(A) is m x k, so A as stored has m rows ('N') or k rows ('T'); likewise B has k or n rows.
   const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLdb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLdc, "ldc", p.ldc, p.m, "m"));
+  TCGEMM_TRY(check_ld(nm, kPosLda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
+  TCGEMM_TRY(check_ld(nm, kPosLdb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
+  TCGEMM_TRY(check_ld(nm, kPosLdc, "ldc", p.ldc, p.m, "m"));
   // Pointers only matter where they will be dereferenced: A and B when alpha != 0 and the product is
   // non-empty, C whenever it has elements.
   const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0;
@@ -284,12 +272,12 @@ tcgemm_status validate_config(const tcgemm_config& c, tcgemm_config* out) {
       break;
     case TCGEMM_FAMILY_SINGLE:
     case TCGEMM_FAMILY_ROW:
-    case TCGEMM_FAMILY_WARP_PER_BLOCK: TCGEMM_RETURN_IF(validate_fixed_tile_family(c, &r)); break;
-    case TCGEMM_FAMILY_BLOCK_TILE: TCGEMM_RETURN_IF(validate_block_tile(c, &r)); break;
-    case TCGEMM_FAMILY_PEAK: TCGEMM_RETURN_IF(validate_peak_config(c, &r)); break;
-    case TCGEMM_FAMILY_SHARED_A: TCGEMM_RETURN_IF(validate_shared_a(c, &r)); break;
-    case TCGEMM_FAMILY_SHARED_AB: TCGEMM_RETURN_IF(validate_shared_ab(c, &r)); break;
-    case TCGEMM_FAMILY_SM90_MMA: TCGEMM_RETURN_IF(validate_sm90(c, &r)); break;
+    case TCGEMM_FAMILY_WARP_PER_BLOCK: TCGEMM_TRY(validate_fixed_tile_family(c, &r)); break;
+    case TCGEMM_FAMILY_BLOCK_TILE: TCGEMM_TRY(validate_block_tile(c, &r)); break;
+    case TCGEMM_FAMILY_PEAK: TCGEMM_TRY(validate_peak_config(c, &r)); break;
+    case TCGEMM_FAMILY_SHARED_A: TCGEMM_TRY(validate_shared_a(c, &r)); break;
+    case TCGEMM_FAMILY_SHARED_AB: TCGEMM_TRY(validate_shared_ab(c, &r)); break;
+    case TCGEMM_FAMILY_SM90_MMA: TCGEMM_TRY(validate_sm90(c, &r)); break;
     default:
       return set_error(TCGEMM_ERROR_INVALID_CONFIG, "family=%d: unknown kernel family (valid: 0 to 8, see tcgemm_family)",
                        c.family);
@@ -351,13 +339,13 @@ tcgemm_status check_config_against_device(const tcgemm_config& r, const DeviceCo
 tcgemm_status validate_peak(int64_t m, int64_t n, int32_t niter, const double* A, int64_t lda, const double* B,
                             int64_t ldb, const double* C, int64_t ldc) {
   const Namer nm{ArgNaming::Named, 0};
-  TCGEMM_RETURN_IF(check_size(nm, kPosM, "m", m));
-  TCGEMM_RETURN_IF(check_size(nm, kPosN, "n", n));
+  TCGEMM_TRY(check_size(nm, kPosM, "m", m));
+  TCGEMM_TRY(check_size(nm, kPosN, "n", n));
   if (niter < 1)
     return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "niter=%d: must be >= 1 (number of mma_sync per load)", niter);
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLda, "lda", lda, kWmmaM, "8"));
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLdb, "ldb", ldb, kWmmaK, "4"));
-  TCGEMM_RETURN_IF(check_ld(nm, kPosLdc, "ldc", ldc, m, "m"));
+  TCGEMM_TRY(check_ld(nm, kPosLda, "lda", lda, kWmmaM, "8"));
+  TCGEMM_TRY(check_ld(nm, kPosLdb, "ldb", ldb, kWmmaK, "4"));
+  TCGEMM_TRY(check_ld(nm, kPosLdc, "ldc", ldc, m, "m"));
   if (m > 0 && n > 0) {
     if (!A) return nm.fail_null(kPosA, "A", "m, n > 0");
     if (!B) return nm.fail_null(kPosB, "B", "m, n > 0");

@@ -141,9 +141,10 @@ tcgemm_status tcgemm_dgemm(char transa, char transb, int64_t m, int64_t n, int64
 tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char transb, int64_t m, int64_t n,
                                   int64_t k, double alpha, const double* A, int64_t lda, const double* B,
                                   int64_t ldb, double beta, double* C, int64_t ldc, cudaStream_t stream);
-/* The configuration tcgemm_dgemm would use on this device (family AUTO resolved). On cc 9.x tcgemm_dgemm
- * refines the sm90_mma block tile per problem shape (64x64 for small or shallow-k problems, 128x128 for
- * k >= 2048); this returns the mid-size default. */
+/* The configuration tcgemm_dgemm would use on this device (family AUTO resolved: sm90_mma on cc 9.x when
+ * the build has sm_90 code, else shared_ab). On cc 9.x tcgemm_dgemm refines the sm90_mma block tile per
+ * problem shape (64x64 for small or shallow-k problems, 128x128 for a skinny C with a deep k); this returns
+ * the mid-size default, 128x64. */
 tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config);
 
 /* DGEMM on host arrays: copies A, B (and C when beta != 0) to the GPU, runs tcgemm_dgemm on the default
