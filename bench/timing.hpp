@@ -20,33 +20,28 @@ inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-// `launch` enqueues one run on `stream` and returns true on success (false aborts the timing).
-template <class Launch>
-Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream = nullptr) {
-  if (reps < 1) reps = 1;
-  for (int i = 0; i < warmup; ++i)
-    if (!launch()) throw std::runtime_error("warm-up launch failed");
-  cuda_check(cudaStreamSynchronize(stream), "warm-up");
-  // Owns the events so that a launch that throws still releases them.
-  struct Events {
-    std::vector<cudaEvent_t> list;
-    ~Events() {
-      for (cudaEvent_t e : list) cudaEventDestroy(e);
-    }
-  } owned;
-  std::vector<cudaEvent_t>& events = owned.list;
-  events.assign(size_t(2 * reps), nullptr);
-  for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
-  for (int r = 0; r < reps; ++r) {
-    cuda_check(cudaEventRecord(events[size_t(2 * r)], stream), "cudaEventRecord");
-    if (!launch()) throw std::runtime_error("timed launch failed");
-    cuda_check(cudaEventRecord(events[size_t(2 * r + 1)], stream), "cudaEventRecord");
+// Owns CUDA events, so that a launch that throws still releases them.
+struct EventSet {
+  std::vector<cudaEvent_t> list;
+  explicit EventSet(size_t count) : list(count, nullptr) {
+    for (auto& e : list) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
   }
-  cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  EventSet(const EventSet&) = delete;
+  EventSet& operator=(const EventSet&) = delete;
+  ~EventSet() {
+    for (cudaEvent_t e : list)
+      if (e) cudaEventDestroy(e);
+  }
+  cudaEvent_t operator[](size_t i) const { return list[i]; }
+};
+
+// Median, min and max of the times between events[first + stride * r] and events[first + stride * r + 1].
+inline Timing summarise(const EventSet& events, int reps, int first, int stride) {
   std::vector<double> ms(static_cast<size_t>(reps));
   for (int r = 0; r < reps; ++r) {
     float t = 0;
-    cuda_check(cudaEventElapsedTime(&t, events[size_t(2 * r)], events[size_t(2 * r + 1)]), "cudaEventElapsedTime");
+    cuda_check(cudaEventElapsedTime(&t, events[size_t(first + stride * r)], events[size_t(first + stride * r + 1)]),
+               "cudaEventElapsedTime");
     ms[size_t(r)] = t;
   }
   std::sort(ms.begin(), ms.end());
@@ -56,6 +51,23 @@ Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream 
   t.max_ms = ms.back();
   t.median_ms = reps % 2 ? ms[size_t(reps / 2)] : 0.5 * (ms[size_t(reps / 2 - 1)] + ms[size_t(reps / 2)]);
   return t;
+}
+
+// `launch` enqueues one run on `stream` and returns true on success (false aborts the timing).
+template <class Launch>
+Timing time_launches(Launch&& launch, int warmup, int reps, cudaStream_t stream = nullptr) {
+  if (reps < 1) reps = 1;
+  for (int i = 0; i < warmup; ++i)
+    if (!launch()) throw std::runtime_error("warm-up launch failed");
+  cuda_check(cudaStreamSynchronize(stream), "warm-up");
+  EventSet events(size_t(2 * reps));
+  for (int r = 0; r < reps; ++r) {
+    cuda_check(cudaEventRecord(events[size_t(2 * r)], stream), "cudaEventRecord");
+    if (!launch()) throw std::runtime_error("timed launch failed");
+    cuda_check(cudaEventRecord(events[size_t(2 * r + 1)], stream), "cudaEventRecord");
+  }
+  cuda_check(cudaStreamSynchronize(stream), "timed runs");
+  return summarise(events, reps, 0, 2);
 }
 
 struct PairTiming {
@@ -70,15 +82,7 @@ template <class First, class Second>
 PairTiming time_interleaved(First&& first, Second&& second, int warmup, int reps, cudaStream_t stream = nullptr,
                             double min_warmup_ms = 100.0) {
   if (reps < 1) reps = 1;
-  struct Events {
-    std::vector<cudaEvent_t> list;
-    ~Events() {
-      for (cudaEvent_t e : list) cudaEventDestroy(e);
-    }
-  } owned;
-  std::vector<cudaEvent_t>& ev = owned.list;
-  ev.assign(size_t(4 * reps + 2), nullptr);
-  for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  EventSet ev(size_t(4 * reps + 2));
   cudaEvent_t w0 = ev[size_t(4 * reps)], w1 = ev[size_t(4 * reps + 1)];
   cuda_check(cudaEventRecord(w0, stream), "cudaEventRecord");
   for (int i = 0;; ++i) {
@@ -91,32 +95,16 @@ PairTiming time_interleaved(First&& first, Second&& second, int warmup, int reps
     if (ms >= min_warmup_ms || i > 100000) break;
   }
   for (int r = 0; r < reps; ++r) {
-    cudaEvent_t* e = &ev[size_t(4 * r)];
-    cuda_check(cudaEventRecord(e[0], stream), "cudaEventRecord");
+    const size_t e = size_t(4 * r);
+    cuda_check(cudaEventRecord(ev[e], stream), "cudaEventRecord");
     if (!first()) throw std::runtime_error("timed launch failed");
-    cuda_check(cudaEventRecord(e[1], stream), "cudaEventRecord");
-    cuda_check(cudaEventRecord(e[2], stream), "cudaEventRecord");
+    cuda_check(cudaEventRecord(ev[e + 1], stream), "cudaEventRecord");
+    cuda_check(cudaEventRecord(ev[e + 2], stream), "cudaEventRecord");
     if (!second()) throw std::runtime_error("timed launch failed");
-    cuda_check(cudaEventRecord(e[3], stream), "cudaEventRecord");
+    cuda_check(cudaEventRecord(ev[e + 3], stream), "cudaEventRecord");
   }
   cuda_check(cudaStreamSynchronize(stream), "timed runs");
-  auto summarise = [&](int offset) {
-    std::vector<double> ms(static_cast<size_t>(reps));
-    for (int r = 0; r < reps; ++r) {
-      float t = 0;
-      cuda_check(cudaEventElapsedTime(&t, ev[size_t(4 * r + offset)], ev[size_t(4 * r + offset + 1)]),
-                 "cudaEventElapsedTime");
-      ms[size_t(r)] = t;
-    }
-    std::sort(ms.begin(), ms.end());
-    Timing t;
-    t.reps = reps;
-    t.min_ms = ms.front();
-    t.max_ms = ms.back();
-    t.median_ms = reps % 2 ? ms[size_t(reps / 2)] : 0.5 * (ms[size_t(reps / 2 - 1)] + ms[size_t(reps / 2)]);
-    return t;
-  };
-  return PairTiming{summarise(0), summarise(2)};
+  return PairTiming{summarise(ev, reps, 0, 4), summarise(ev, reps, 2, 4)};
 }
 
 inline double gemm_tflops(double m, double n, double k, double ms) { return 2.0 * m * n * k / (ms * 1e-3) / 1e12; }

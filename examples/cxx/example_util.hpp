@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <exception>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
+#include "timing.hpp"  // bench/: the CUDA-event timer the benchmarks use
 
 namespace example {
 
@@ -131,24 +134,12 @@ inline bool check_against_host(int64_t m, int64_t n, int64_t k, const std::vecto
 // pair of CUDA events on `stream`. `launch` enqueues one run.
 template <class Launch>
 double median_ms(Launch&& launch, int warmup, int reps, cudaStream_t stream = nullptr) {
-  for (int i = 0; i < warmup; ++i) launch();
-  EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  cudaEvent_t start, stop;
-  EXAMPLE_CUDA_CHECK(cudaEventCreate(&start));
-  EXAMPLE_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms(static_cast<size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    EXAMPLE_CUDA_CHECK(cudaEventRecord(start, stream));
-    launch();
-    EXAMPLE_CUDA_CHECK(cudaEventRecord(stop, stream));
-    EXAMPLE_CUDA_CHECK(cudaEventSynchronize(stop));
-    EXAMPLE_CUDA_CHECK(cudaEventElapsedTime(&ms[static_cast<size_t>(r)], start, stop));
+  try {
+    return tcgemm::bench::time_launches([&] { launch(); return true; }, warmup, reps, stream).median_ms;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "timing failed: %s\n", e.what());
+    std::exit(EXIT_FAILURE);
   }
-  EXAMPLE_CUDA_CHECK(cudaEventDestroy(start));
-  EXAMPLE_CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return reps % 2 ? ms[static_cast<size_t>(reps / 2)]
-                  : 0.5 * (ms[static_cast<size_t>(reps / 2 - 1)] + ms[static_cast<size_t>(reps / 2)]);
 }
 
 inline double tflops(double m, double n, double k, double ms) { return 2.0 * m * n * k / (ms * 1e-3) / 1e12; }

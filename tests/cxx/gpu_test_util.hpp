@@ -132,6 +132,16 @@ struct GemmSpec {
   uint64_t seed = 1;
 };
 
+// A spec with the given sizes and seed and every other field at its default (NN, alpha 1, beta 0, packed).
+inline GemmSpec spec(int64_t m, int64_t n, int64_t k, uint64_t seed) {
+  GemmSpec s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.seed = seed;
+  return s;
+}
+
 inline std::string describe(const GemmSpec& s) {
   std::ostringstream o;
   o << "trans=" << s.transa << s.transb << " m=" << s.m << " n=" << s.n << " k=" << s.k << " alpha=" << s.alpha
@@ -142,6 +152,14 @@ inline std::string describe(const GemmSpec& s) {
 
 using GemmCall = std::function<tcgemm_status(const GemmSpec&, const double* A, int64_t lda, const double* B,
                                              int64_t ldb, double* C, int64_t ldc, cudaStream_t)>;
+
+// tcgemm_dgemm_config with a fixed configuration, as a GemmCall.
+inline GemmCall dgemm_config_call(const tcgemm_config& c) {
+  return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+             cudaStream_t stream) {
+    return tcgemm_dgemm_config(&c, s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
+  };
+}
 
 constexpr int64_t kGuardElements = 64;  // written-never region after each matrix
 

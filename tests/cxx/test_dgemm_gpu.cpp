@@ -15,32 +15,18 @@ namespace {
 
 using tcgemm::test::GemmCall;
 using tcgemm::test::GemmSpec;
+using tcgemm::test::dgemm_config_call;
 using tcgemm::test::run_and_check;
+using tcgemm::test::spec;
 
 const char kTransChars[] = {'N', 'n', 'T', 't', 'C', 'c'};
 const double kAlphas[] = {1.0, -0.5, 0.0};
 const double kBetas[] = {0.0, 1.0, 0.75};
 const int64_t kSizes[] = {1, 7, 33, 100, 257};
 
-GemmSpec spec(int64_t m, int64_t n, int64_t k, uint64_t seed) {
-  GemmSpec s;
-  s.m = m;
-  s.n = n;
-  s.k = k;
-  s.seed = seed;
-  return s;
-}
-
 tcgemm_status call_dgemm(const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
                          int64_t ldc, cudaStream_t stream) {
   return tcgemm_dgemm(s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-}
-
-GemmCall dgemm_config_call(const tcgemm_config& c) {
-  return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
-             cudaStream_t stream) {
-    return tcgemm_dgemm_config(&c, s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-  };
 }
 
 // The configurations tcgemm_dgemm_config is exercised with: both shared families, defaults and non-defaults.

@@ -17,22 +17,15 @@ namespace {
 
 using tcgemm::test::GemmCall;
 using tcgemm::test::GemmSpec;
+using tcgemm::test::dgemm_config_call;
 using tcgemm::test::run_and_check;
+using tcgemm::test::spec;
 
 const int kTiles[] = {32, 64, 96, 128};
 const int kPads[] = {0, 2, 4, 6};
 // 4 is the smallest slab, 256 the largest; 12 is not a multiple of 8 (an odd number of 16-byte pairs per
 // thread group), the rest are the seed's Table 3 values.
 const int kTileKs[] = {4, 12, 16, 32, 64, 96, 128, 256};
-
-GemmSpec spec(int64_t m, int64_t n, int64_t k, uint64_t seed) {
-  GemmSpec s;
-  s.m = m;
-  s.n = n;
-  s.k = k;
-  s.seed = seed;
-  return s;
-}
 
 // The odd sizes every configuration runs on.
 //   67 x 45 x 37: nothing is a multiple of anything; lda = 67 is odd (elementwise staging path).
@@ -67,13 +60,6 @@ tcgemm_config shared_ab_config(int tile, int tile_k, int pad_a, int pad_b, int s
 
 // SUCCESS: runs here. SHARED_MEMORY: too big for this device (skip). Anything else is a test failure.
 tcgemm_status device_check(const tcgemm_config& c) { return tcgemm_config_check_device(&c, -1); }
-
-GemmCall dgemm_config_call(const tcgemm_config& c) {
-  return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
-             cudaStream_t stream) {
-    return tcgemm_dgemm_config(&c, s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-  };
-}
 
 std::string config_name(const tcgemm_config& c) {
   std::ostringstream o;

@@ -22,7 +22,9 @@ using tcgemm::detail::kSm90ShapeCount;
 using tcgemm::detail::kSm90Shapes;
 using tcgemm::test::GemmCall;
 using tcgemm::test::GemmSpec;
+using tcgemm::test::dgemm_config_call;
 using tcgemm::test::run_and_check;
+using tcgemm::test::spec;
 
 constexpr int kHopperCcMajor = 9;
 
@@ -39,15 +41,6 @@ struct Size {
 // Odd sizes (every edge of every tile partial), plus one that is whole 128x128 tiles and 16-deep k-tiles.
 const Size kOddSizes[] = {{1, 1, 1}, {17, 9, 5}, {129, 130, 131}, {300, 257, 77}, {256, 128, 48}};
 const char* const kTrans[] = {"NN", "NT", "TN", "TT"};
-
-GemmSpec spec(int64_t m, int64_t n, int64_t k, uint64_t seed) {
-  GemmSpec s;
-  s.m = m;
-  s.n = n;
-  s.k = k;
-  s.seed = seed;
-  return s;
-}
 
 tcgemm_config sm90_config(int shape, int stages) {
   tcgemm_config c{};
@@ -74,13 +67,6 @@ std::vector<tcgemm_config> configs_default_stages() {
   return out;
 }
 
-GemmCall config_call(const tcgemm_config& c) {
-  return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
-             cudaStream_t stream) {
-    return tcgemm_dgemm_config(&c, s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-  };
-}
-
 std::string describe(const tcgemm_config& c) {
   std::ostringstream o;
   o << "sm90_mma tile " << c.tile_m << "x" << c.tile_n << "x" << c.tile_k << " stages " << c.stages;
@@ -99,7 +85,7 @@ TEST(Sm90Mma, ShapesStagesSizesTrans) {
         // Alternate beta = 0 (C NaN-poisoned, must not be read) and a general alpha/beta.
         s.alpha = (seed % 2) ? 1.0 : -0.5;
         s.beta = (seed % 2) ? 0.0 : 0.75;
-        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
       }
 }
 
@@ -121,7 +107,7 @@ TEST(Sm90Mma, AlphaBeta) {
         s.transb = t[1];
         s.alpha = ab.alpha;
         s.beta = ab.beta;
-        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
       }
     }
 }
@@ -134,11 +120,11 @@ TEST(Sm90Mma, KZeroAndAlphaZero) {
     for (double beta : {0.0, 0.75, 1.0}) {
       GemmSpec z = spec(17, 9, 0, ++seed);
       z.beta = beta;
-      EXPECT_TRUE(run_and_check(z, config_call(cfg))) << describe(cfg);
+      EXPECT_TRUE(run_and_check(z, dgemm_config_call(cfg))) << describe(cfg);
       GemmSpec a = spec(17, 9, 5, ++seed);
       a.alpha = 0.0;
       a.beta = beta;
-      EXPECT_TRUE(run_and_check(a, config_call(cfg))) << describe(cfg);
+      EXPECT_TRUE(run_and_check(a, dgemm_config_call(cfg))) << describe(cfg);
     }
 }
 
@@ -170,7 +156,7 @@ TEST(Sm90Mma, LeadingDimensionsAndMisalignedPointers) {
         s.a_offset = l.a_off;
         s.b_offset = l.b_off;
         s.c_offset = l.c_off;
-        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg);
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
       }
 }
 
@@ -192,7 +178,7 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
         s.alpha = (seed % 2) ? 1.0 : -0.75;
         s.beta = (seed % 3) ? 0.0 : 0.5;
         if (seed % 4 == 0) s.lda_pad = s.ldb_pad = 1;
-        EXPECT_TRUE(run_and_check(s, config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
                                                         << z.k << " " << t;
       }
 }
@@ -207,10 +193,10 @@ TEST(Sm90Mma, NonDefaultStream) {
     s.transa = 'T';
     s.transb = 'N';
     s.beta = 0.75;
-    EXPECT_TRUE(run_and_check(s, config_call(cfg), stream)) << describe(cfg);
+    EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg), stream)) << describe(cfg);
     GemmSpec z = spec(20, 30, 0, ++seed);
     z.beta = 0.0;
-    EXPECT_TRUE(run_and_check(z, config_call(cfg), stream)) << describe(cfg);
+    EXPECT_TRUE(run_and_check(z, dgemm_config_call(cfg), stream)) << describe(cfg);
   }
   CUDA_OK(cudaStreamDestroy(stream));
 }
@@ -223,7 +209,7 @@ TEST(Sm90Mma, DefaultConfiguration) {
   GemmSpec s = spec(150, 140, 33, 9900);
   s.transb = 'T';
   s.beta = 0.5;
-  EXPECT_TRUE(run_and_check(s, config_call(c)));
+  EXPECT_TRUE(run_and_check(s, dgemm_config_call(c)));
 }
 
 }  // namespace
