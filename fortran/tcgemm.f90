@@ -3,9 +3,10 @@
 !> Two ways in:
 !>   * host arrays (start here): `call tcgemm_dgemm('N', 'N', m, n, k, alpha, a, lda, b, ldb,
 !>     beta, c, ldc)` on ordinary real(real64) arrays, exactly like BLAS dgemm. The library copies
-!>     A, B (and C when beta /= 0) to the GPU, multiplies, copies C back and synchronizes. Its
-!>     device buffers are kept per host thread and only grow, so repeated calls of similar sizes
-!>     allocate nothing (tcgemm_release_workspace frees them). Every call still moves
+!>     A, B (and C when beta /= 0) to the GPU, multiplies, copies C back and synchronizes, on a
+!>     stream of its own (calls from several threads overlap). Its device buffers come from a
+!>     pool the library keeps per GPU, shared by all threads and trimmed to a retain limit after
+!>     each call (tcgemm_release_workspace empties it). Every call still moves
 !>     (m*k + k*n + m*n [+ m*n]) * 8 bytes over PCIe/NVLink, so this path pays off only when
 !>     2*m*n*k flops dwarf that traffic.
 !>   * device matrices: type(tcgemm_device_matrix) holds a device pointer plus its shape and
@@ -38,7 +39,8 @@ module tcgemm
   public :: TCGEMM_VERSION_MAJOR, TCGEMM_VERSION_MINOR, TCGEMM_VERSION_PATCH
   public :: TCGEMM_SUCCESS, TCGEMM_ERROR_INVALID_ARGUMENT, TCGEMM_ERROR_INVALID_CONFIG
   public :: TCGEMM_ERROR_NO_DEVICE, TCGEMM_ERROR_ARCHITECTURE, TCGEMM_ERROR_SHARED_MEMORY
-  public :: TCGEMM_ERROR_CUDA
+  public :: TCGEMM_ERROR_CUDA, TCGEMM_ERROR_CONTEXT_LOST
+  public :: TCGEMM_MAX_MATRIX_BYTES, TCGEMM_ARG_CONFIG
   public :: TCGEMM_FAMILY_AUTO, TCGEMM_FAMILY_SINGLE, TCGEMM_FAMILY_ROW
   public :: TCGEMM_FAMILY_WARP_PER_BLOCK, TCGEMM_FAMILY_BLOCK_TILE, TCGEMM_FAMILY_PEAK
   public :: TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA
@@ -47,7 +49,8 @@ module tcgemm
 
   ! ---- this module --------------------------------------------------------------------------
   public :: tcgemm_device_matrix
-  public :: tcgemm_status_string, tcgemm_last_error, tcgemm_version_string
+  public :: tcgemm_status_string, tcgemm_last_error, tcgemm_last_error_argument
+  public :: tcgemm_version_string
   public :: tcgemm_device_info_get, tcgemm_device_name
   public :: tcgemm_default_config, tcgemm_config_validate, tcgemm_config_shared_memory_bytes
   public :: tcgemm_config_threads_per_block, tcgemm_config_check_device
@@ -66,6 +69,10 @@ module tcgemm
   !> Most elements a device allocation may have: 2**59 doubles = 4 EiB, so that the size in
   !> bytes always fits an int64 (no device comes near it).
   integer(int64), parameter :: MAX_ELEMENTS = 2_int64**59
+  !> True while the last failure on this thread came from this module's own checks (shapes,
+  !> allocation state), made before any library call: tcgemm_last_error_argument() is 0 then.
+  logical :: module_failed = .false.
+  !$omp threadprivate(module_failed)
   !> `device` value meaning "the current CUDA device".
   integer(c_int32_t), parameter :: CURRENT_DEVICE = -1
 
@@ -146,6 +153,18 @@ contains
     text = fortran_string(c_tcgemm_last_error())
   end function tcgemm_last_error
 
+  !> The argument the last failed tcgemm call on this thread blamed, as a number (0: none).
+  !> For tcgemm_dgemm on host arrays (the BLAS form) it is reference DGEMM's numbering, as
+  !> XERBLA's INFO: 1 transa, 2 transb, 3 m, 4 n, 5 k, 6 alpha, 7 a, 8 lda, 9 b, 10 ldb,
+  !> 11 beta, 12 c, 13 ldc. Calls on device matrices report the position the library gives
+  !> for the C entry point behind them (see tcgemm.h); this module's own checks (shapes,
+  !> allocation state) blame no numbered argument and give 0.
+  function tcgemm_last_error_argument() result(argument)
+    integer :: argument
+    argument = 0
+    if (.not. module_failed) argument = int(c_tcgemm_last_error_argument())
+  end function tcgemm_last_error_argument
+
   !> Version of the library linked at run time, e.g. "0.1.0".
   function tcgemm_version_string() result(text)
     character(len=:), allocatable :: text
@@ -174,6 +193,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     character(len=:), allocatable :: detail
 
+    module_failed = .false.
     if (status == TCGEMM_SUCCESS) then
       call report(TCGEMM_SUCCESS, '', stat, errmsg)
       return
@@ -189,6 +209,7 @@ contains
     character(len=*), intent(in) :: where, detail
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    module_failed = .true.
     call report(int(TCGEMM_ERROR_INVALID_ARGUMENT), 'tcgemm: ' // where // ': ' // &
                 tcgemm_status_string(int(TCGEMM_ERROR_INVALID_ARGUMENT)) // ': ' // detail, &
                 stat, errmsg)

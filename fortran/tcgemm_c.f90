@@ -37,6 +37,11 @@ module tcgemm_c
   integer(c_int), parameter, public :: TCGEMM_ERROR_ARCHITECTURE = 4
   integer(c_int), parameter, public :: TCGEMM_ERROR_SHARED_MEMORY = 5
   integer(c_int), parameter, public :: TCGEMM_ERROR_CUDA = 6
+  integer(c_int), parameter, public :: TCGEMM_ERROR_CONTEXT_LOST = 7
+
+  ! ---- limits and argument numbering (#define in tcgemm.h) -----------------------------------
+  integer(c_int64_t), parameter, public :: TCGEMM_MAX_MATRIX_BYTES = 2_c_int64_t**52
+  integer(c_int32_t), parameter, public :: TCGEMM_ARG_CONFIG = 14
 
   ! ---- enum tcgemm_family (stored in tcgemm_config%family, an int32_t) -----------------------
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_AUTO = 0
@@ -78,7 +83,8 @@ module tcgemm_c
     integer(c_int64_t) :: global_memory
   end type tcgemm_device_info
 
-  public :: c_tcgemm_status_string, c_tcgemm_last_error, c_tcgemm_version_string
+  public :: c_tcgemm_status_string, c_tcgemm_last_error, c_tcgemm_last_error_argument
+  public :: c_tcgemm_version_string
   public :: c_tcgemm_device_info_get
   public :: c_tcgemm_default_config, c_tcgemm_config_validate, c_tcgemm_config_shared_memory_bytes
   public :: c_tcgemm_config_threads_per_block, c_tcgemm_config_check_device
@@ -103,6 +109,11 @@ module tcgemm_c
       import :: c_ptr
       type(c_ptr) :: str
     end function c_tcgemm_last_error
+
+    function c_tcgemm_last_error_argument() result(argument) bind(C, name="tcgemm_last_error_argument")
+      import :: c_int32_t
+      integer(c_int32_t) :: argument
+    end function c_tcgemm_last_error_argument
 
     function c_tcgemm_version_string() result(str) bind(C, name="tcgemm_version_string")
       import :: c_ptr

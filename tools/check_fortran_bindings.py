@@ -120,6 +120,8 @@ def expected_result(ret):
         return ("integer", "c_int")
     if ret.replace(" ", "") in ("constchar*", "char*"):
         return ("type", "c_ptr")
+    if ret in C_SCALARS:
+        return C_SCALARS[ret][:2]
     raise SystemExit(f"no Fortran mapping for C return type '{ret}'")
 
 

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 
+#include "checked_math.hpp"
 #include "config_rules.hpp"
 #include "launch.hpp"
 #include "wmma_common.cuh"
@@ -22,10 +23,9 @@ namespace tcgemm::detail {
 namespace {
 
 // Grid limits: gridDim.x up to 2^31 - 1, gridDim.y up to 65535. Block rows of C map to blockIdx.x, one
-// block each (2^31 - 1 blocks of >= 8 rows would need A and C of more than 2^34 doubles each, more than any
-// device holds; the launchers still refuse such a grid instead of truncating it). Block columns map to
-// blockIdx.y with a grid-stride loop, because n / 8 > 65535 is a realistic shape (a short, wide C).
-constexpr int64_t kMaxGridX = 2147483647;
+// block each (validation's grid rule, check_grid, refuses more than 2^31 - 1 block rows before anything
+// runs). Block columns map to blockIdx.y with a grid-stride loop, because n / 8 > 65535 is a realistic shape
+// (a short, wide C).
 constexpr int64_t kMaxGridY = 65535;
 
 constexpr int kOneWarpThreads = kWarpSize;
@@ -39,15 +39,10 @@ static_assert(kBlockTileMax % kWmmaM == 0 && kBlockTileMax % kWmmaN == 0,
 static_assert(kBlockTileMaxThreads <= 1024, "block_tile: at most 1024 threads per block");
 static_assert(kPeakWarps * kWarpSize <= 1024, "peak: at most 1024 threads per block");
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Grid of blocks_m x blocks_n thread blocks (see the grid-limit note above).
-tcgemm_status make_grid(int64_t blocks_m, int64_t blocks_n, const char* family, dim3* grid) {
-  if (blocks_m > kMaxGridX)
-    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "family %s: %lld block rows exceed the grid limit of %lld",
-                     family, static_cast<long long>(blocks_m), static_cast<long long>(kMaxGridX));
-  *grid = dim3(static_cast<unsigned>(blocks_m), static_cast<unsigned>(std::min(blocks_n, kMaxGridY)), 1);
-  return TCGEMM_SUCCESS;
+// Grid of blocks_m x min(blocks_n, 65535) thread blocks (see the grid-limit note above).
+dim3 make_grid(int64_t blocks_m, int64_t blocks_n) {
+  return dim3(static_cast<unsigned>(blocks_m), static_cast<unsigned>(std::min(blocks_n, kMaxGridY)), 1);
 }
 
 // ---- the warp-level building block ---------------------------------------------------------------------
@@ -217,10 +212,7 @@ tcgemm_status launch_warp_per_block(const GemmProblem& p, const tcgemm_config&, 
   if (tcgemm_status st = check_no_transpose(p, "warp_per_block"); st != TCGEMM_SUCCESS) return st;
   if (p.m < 1 || p.n < 1) return TCGEMM_SUCCESS;  // nothing to write (the API returns earlier)
   const Operands op = operands_of(p);
-  dim3 grid;
-  if (tcgemm_status st = make_grid(ceil_div(p.m, kWmmaM), ceil_div(p.n, kWmmaN), "warp_per_block", &grid);
-      st != TCGEMM_SUCCESS)
-    return st;
+  const dim3 grid = make_grid(ceil_div_nonneg(p.m, kWmmaM), ceil_div_nonneg(p.n, kWmmaN));
   dmma_warp_per_block_kernel<<<grid, kOneWarpThreads, 0, stream>>>(op.a, op.b, op.c, p.alpha, p.beta);
   TCGEMM_CHECK_LAUNCH("dmma_warp_per_block_kernel");
   return TCGEMM_SUCCESS;
@@ -239,10 +231,7 @@ tcgemm_status launch_block_tile(const GemmProblem& p, const tcgemm_config& confi
   const int warps_n = tile_n / kWmmaN;
   const Operands op = operands_of(p);
   const dim3 block(static_cast<unsigned>(warps_m * kWarpSize), static_cast<unsigned>(warps_n), 1);
-  dim3 grid;
-  if (tcgemm_status st = make_grid(ceil_div(p.m, tile_m), ceil_div(p.n, tile_n), "block_tile", &grid);
-      st != TCGEMM_SUCCESS)
-    return st;
+  const dim3 grid = make_grid(ceil_div_nonneg(p.m, tile_m), ceil_div_nonneg(p.n, tile_n));
   const size_t scratch_bytes = sizeof(WarpScratch) * static_cast<size_t>(warps_m * warps_n);
   dmma_block_tile_kernel<<<grid, block, scratch_bytes, stream>>>(op.a, op.b, op.c, p.alpha, p.beta);
   TCGEMM_CHECK_LAUNCH("dmma_block_tile_kernel");
@@ -256,10 +245,7 @@ tcgemm_status launch_peak(int64_t m, int64_t n, int32_t niter, const double* A, 
   const ConstMatrixRef b = make_matrix_ref(B, ldb, kWmmaK, kWmmaN);
   const MatrixRef c = make_matrix_ref(C, ldc, m, n);
   const dim3 block(kPeakWarpsM * kWarpSize, kPeakWarpsN, 1);
-  dim3 grid;
-  if (tcgemm_status st = make_grid(ceil_div(m, kPeakTileM), ceil_div(n, kPeakTileN), "peak", &grid);
-      st != TCGEMM_SUCCESS)
-    return st;
+  const dim3 grid = make_grid(ceil_div_nonneg(m, kPeakTileM), ceil_div_nonneg(n, kPeakTileN));
   dmma_peak_kernel<<<grid, block, 0, stream>>>(a, b, c, niter);
   TCGEMM_CHECK_LAUNCH("dmma_peak_kernel");
   return TCGEMM_SUCCESS;

@@ -1,40 +1,123 @@
-// Host-array DGEMM (per-thread grow-only device workspace) and small device-memory helpers, for callers
-// (Fortran above all) that do not manage device memory themselves.
+// Host-array DGEMM and small device-memory helpers, for callers (Fortran above all) that do not manage
+// device memory themselves.
+//
+// Memory and stream policy of tcgemm_dgemm_host (documented in tcgemm.h):
+//   - each call runs on its own non-blocking stream, so host calls from different threads overlap with each
+//     other and never wait for (or hold up) the legacy default stream;
+//   - its device buffers come from a memory pool that tcgemm owns, one per CUDA context, shared by all
+//     threads: a call takes its buffers from the pool and gives them back on its stream; whatever the pool
+//     holds beyond the retain limit (TCGEMM_HOST_WORKSPACE_BYTES, default 1 GiB) goes back to the device at
+//     the end of the call, so thread pools never hold GPU memory per thread;
+//   - pools are keyed by context id: after cudaDeviceReset a new pool is made and nothing of the destroyed
+//     context (pointer, pool, stream) is touched again;
+//   - copies are plain cudaMemcpyAsync from the caller's arrays. Pageable memory is staged by the driver
+//     through its own pinned buffers; memory the caller pinned (cudaHostRegister) goes by direct DMA. A
+//     pipelined, pinned-staging path is the drop-in BLAS layer's work.
 #include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
 
+#include "checked_math.hpp"
 #include "launch.hpp"
 #include "validate.hpp"
 
 namespace tcgemm::detail {
 namespace {
 
-// Device buffers reused across tcgemm_dgemm_host calls on one host thread: a call of a size seen before
-// allocates nothing; a larger one reallocates that buffer once.
-struct HostWorkspace {
-  int device = -1;
-  double* buf[3] = {nullptr, nullptr, nullptr};  // A, B, C
-  size_t cap[3] = {0, 0, 0};                     // elements
-  void release() {
-    for (int i = 0; i < 3; ++i) {
-      if (buf[i]) (void)cudaFree(buf[i]);  // at process exit the runtime may be gone; nothing to report then
-      buf[i] = nullptr;
-      cap[i] = 0;
-    }
-    device = -1;
-  }
-  ~HostWorkspace() { release(); }
-};
-thread_local HostWorkspace g_workspace;
+constexpr uint64_t kDefaultRetainBytes = uint64_t(1) << 30;
 
-tcgemm_status reserve(int slot, size_t elements) {
-  if (elements <= g_workspace.cap[slot]) return TCGEMM_SUCCESS;
-  if (g_workspace.buf[slot]) TCGEMM_CUDA_TRY(cudaFree(g_workspace.buf[slot]));
-  g_workspace.buf[slot] = nullptr;
-  g_workspace.cap[slot] = 0;
-  TCGEMM_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&g_workspace.buf[slot]), elements * sizeof(double)));
-  g_workspace.cap[slot] = elements;
+// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count) or the default.
+uint64_t retain_limit_bytes() {
+  static const uint64_t limit = [] {
+    const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
+    if (!text || !*text) return kDefaultRetainBytes;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : kDefaultRetainBytes;
+  }();
+  return limit;
+}
+
+struct HostPools {
+  std::mutex mutex;
+  std::map<uint64_t, cudaMemPool_t> by_context;  // context id -> tcgemm's pool in that context
+};
+HostPools& host_pools() {
+  static HostPools* pools = new HostPools;  // never destroyed: used by threads that outlive static destruction
+  return *pools;
+}
+
+// tcgemm's pool in the calling thread's current context (ctx), made on first use. nullptr (and success)
+// when the device has no memory-pool support: the call then uses cudaMalloc/cudaFree.
+tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
+  HostPools& pools = host_pools();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  auto it = pools.by_context.find(ctx.context_id);
+  if (it != pools.by_context.end()) {
+    *out = it->second;
+    return TCGEMM_SUCCESS;
+  }
+  int supported = 0;
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, ctx.device));
+  cudaMemPool_t pool = nullptr;
+  if (supported) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ctx.device;
+    TCGEMM_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+    uint64_t retain = retain_limit_bytes();
+    TCGEMM_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &retain));
+  }
+  pools.by_context[ctx.context_id] = pool;
+  *out = pool;
   return TCGEMM_SUCCESS;
 }
+
+// Device buffers and the stream of one tcgemm_dgemm_host call. The destructor waits for the stream, returns
+// the buffers and destroys the stream, on success and failure alike, so no copy is in flight on the
+// caller's host arrays after the call returns. Its own CUDA errors are not reported (the call's result
+// is), and the runtime's last-error slot is left clean.
+class HostCall {
+ public:
+  ~HostCall() {
+    bool failed = false;
+    if (stream_) failed |= cudaStreamSynchronize(stream_) != cudaSuccess;
+    for (double* b : buffers_) {
+      if (!b) continue;
+      failed |= (pool_ ? cudaFreeAsync(b, stream_) : cudaFree(b)) != cudaSuccess;
+    }
+    if (stream_) {
+      failed |= cudaStreamSynchronize(stream_) != cudaSuccess;  // the pool trims to its limit here
+      failed |= cudaStreamDestroy(stream_) != cudaSuccess;
+    }
+    if (failed) (void)cudaGetLastError();
+  }
+
+  tcgemm_status start(const DeviceContext& ctx) {
+    TCGEMM_TRY(context_pool(ctx, &pool_));
+    TCGEMM_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    return TCGEMM_SUCCESS;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+  // A buffer of `elements` doubles (elements <= TCGEMM_MAX_MATRIX_BYTES / 8, by validation).
+  tcgemm_status allocate(int slot, int64_t elements, double** out) {
+    const size_t bytes = size_t(elements) * sizeof(double);
+    void* p = nullptr;
+    if (pool_) TCGEMM_CUDA_TRY(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_));
+    else TCGEMM_CUDA_TRY(cudaMalloc(&p, bytes));
+    buffers_[slot] = static_cast<double*>(p);
+    *out = buffers_[slot];
+    return TCGEMM_SUCCESS;
+  }
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  double* buffers_[3] = {nullptr, nullptr, nullptr};
+};
 
 }  // namespace
 }  // namespace tcgemm::detail
@@ -62,58 +145,71 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   in.C = C;
   in.ldc = ldc;
   GemmProblem p;
-  TCGEMM_TRY(validate_problem(in, ArgNaming::Blas, 0, &p));
+  TCGEMM_TRY(validate_problem(in, ArgNaming::Blas, kBlasPositions, &p));
   if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
   if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
 
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
-  if (g_workspace.device != ctx.device) {
-    g_workspace.release();
-    g_workspace.device = ctx.device;
-  }
   const bool read_ab = p.alpha != 0.0 && p.k > 0;
-  // The matrices as stored: A is lda x (k or m columns), B is ldb x (n or k columns), C is ldc x n.
-  // Copying whole columns (ld rows) keeps the copies contiguous; the last column needs only its rows.
+  // The matrices as stored: A is lda x (k or m columns), B is ldb x (n or k columns), C is ldc x n. Whole
+  // columns (ld rows) keep each copy contiguous; the last column needs only its rows. Validation bounded
+  // every extent by TCGEMM_MAX_MATRIX_BYTES, so these spans cannot overflow.
   const int64_t a_cols = p.transa == 'N' ? p.k : p.m, a_rows = p.transa == 'N' ? p.m : p.k;
   const int64_t b_cols = p.transb == 'N' ? p.n : p.k, b_rows = p.transb == 'N' ? p.k : p.n;
-  const size_t a_elems = size_t((a_cols - 1) * p.lda + a_rows);
-  const size_t b_elems = size_t((b_cols - 1) * p.ldb + b_rows);
-  const size_t c_elems = size_t((p.n - 1) * p.ldc + p.m);
+  int64_t a_elems = 0, b_elems = 0, c_elems = 0;
+  if (!matrix_span_elements(a_rows, a_cols, p.lda, &a_elems) || !matrix_span_elements(b_rows, b_cols, p.ldb, &b_elems) ||
+      !matrix_span_elements(p.m, p.n, p.ldc, &c_elems))
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "matrix span overflows int64 (validation should have caught it)");
+
+  HostCall call;
+  TCGEMM_TRY(call.start(ctx));
+  const cudaStream_t s = call.stream();
   double* dA = nullptr;
   double* dB = nullptr;
+  double* dC = nullptr;
   if (read_ab) {
-    TCGEMM_TRY(reserve(0, a_elems));
-    TCGEMM_TRY(reserve(1, b_elems));
-    dA = g_workspace.buf[0];
-    dB = g_workspace.buf[1];
-    TCGEMM_CUDA_TRY(cudaMemcpy(dA, p.A, a_elems * sizeof(double), cudaMemcpyHostToDevice));
-    TCGEMM_CUDA_TRY(cudaMemcpy(dB, p.B, b_elems * sizeof(double), cudaMemcpyHostToDevice));
+    TCGEMM_TRY(call.allocate(0, a_elems, &dA));
+    TCGEMM_TRY(call.allocate(1, b_elems, &dB));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dA, p.A, size_t(a_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dB, p.B, size_t(b_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
   }
-  TCGEMM_TRY(reserve(2, c_elems));
-  double* dC = g_workspace.buf[2];
+  TCGEMM_TRY(call.allocate(2, c_elems, &dC));
   // beta == 0: C is not read, so the host C is not uploaded either (it may hold NaN).
-  if (p.beta != 0.0) TCGEMM_CUDA_TRY(cudaMemcpy(dC, p.C, c_elems * sizeof(double), cudaMemcpyHostToDevice));
-  else TCGEMM_CUDA_TRY(cudaMemset(dC, 0, c_elems * sizeof(double)));  // rows between m and ldc come back as 0
+  if (p.beta != 0.0)
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dC, p.C, size_t(c_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
 
-  TCGEMM_TRY(tcgemm_dgemm(p.transa, p.transb, p.m, p.n, p.k, p.alpha, read_ab ? dA : nullptr, p.lda,
-                          read_ab ? dB : nullptr, p.ldb, p.beta, dC, p.ldc, nullptr));
+  TCGEMM_TRY(tcgemm_dgemm(p.transa, p.transb, p.m, p.n, p.k, p.alpha, dA, p.lda, dB, p.ldb, p.beta, dC, p.ldc, s));
   // Copy back column by column only the m rows: the rows m..ldc-1 of the caller's C stay untouched.
-  TCGEMM_CUDA_TRY(cudaMemcpy2D(p.C, size_t(p.ldc) * sizeof(double), dC, size_t(p.ldc) * sizeof(double),
-                               size_t(p.m) * sizeof(double), size_t(p.n), cudaMemcpyDeviceToHost));
+  TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(p.C, size_t(p.ldc) * sizeof(double), dC, size_t(p.ldc) * sizeof(double),
+                                    size_t(p.m) * sizeof(double), size_t(p.n), cudaMemcpyDeviceToHost, s));
+  TCGEMM_CUDA_TRY(cudaStreamSynchronize(s));
   return TCGEMM_SUCCESS;
 }
 
 tcgemm_status tcgemm_release_workspace(void) {
   clear_error();
-  g_workspace.release();
+  // Trims the current context's pool to nothing. Pools of other devices keep at most the retain limit; the
+  // entry of a context destroyed by cudaDeviceReset is never used again (its id never comes back).
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return TCGEMM_SUCCESS;  // no device: nothing was ever allocated
+  }
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  HostPools& pools = host_pools();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  auto it = pools.by_context.find(ctx.context_id);
+  if (it != pools.by_context.end() && it->second) TCGEMM_CUDA_TRY(cudaMemPoolTrimTo(it->second, 0));
   return TCGEMM_SUCCESS;
 }
 
 tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes) {
   clear_error();
-  if (!device_ptr) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "device_ptr is NULL");
-  if (bytes < 0) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "bytes=%lld: must be >= 0", (long long)bytes);
+  if (!device_ptr) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "device_ptr is NULL");
+  if (bytes < 0)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "bytes=%lld: must be >= 0", (long long)bytes);
   *device_ptr = nullptr;
   if (bytes == 0) return TCGEMM_SUCCESS;
   DeviceContext ctx;
@@ -131,10 +227,12 @@ tcgemm_status tcgemm_free(void* device_ptr) {
 
 static tcgemm_status copy_bytes(void* dst, const void* src, int64_t bytes, cudaMemcpyKind kind) {
   clear_error();
-  if (bytes < 0) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "bytes=%lld: must be >= 0", (long long)bytes);
+  // Positions: (destination, source, bytes) in both copy entry points.
+  if (bytes < 0)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 3, "bytes=%lld: must be >= 0", (long long)bytes);
   if (bytes == 0) return TCGEMM_SUCCESS;
-  if (!dst) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "destination is NULL but bytes > 0");
-  if (!src) return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "source is NULL but bytes > 0");
+  if (!dst) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "destination is NULL but bytes > 0");
+  if (!src) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "source is NULL but bytes > 0");
   TCGEMM_CUDA_TRY(cudaMemcpy(dst, src, size_t(bytes), kind));
   return TCGEMM_SUCCESS;
 }

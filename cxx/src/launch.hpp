@@ -34,6 +34,10 @@ struct DeviceContext {
   int sm_count = 0;
   int64_t smem_optin = 0;   // bytes per block after cudaFuncSetAttribute
   int64_t smem_per_sm = 0;  // bytes
+  // The CUDA context the call runs in (cuCtxGetId: unique for the process's lifetime). Caches of
+  // per-context state (kernel attributes, memory pools) are keyed by it, so that after cudaDeviceReset
+  // nothing from the destroyed context is reused.
+  uint64_t context_id = 0;
 };
 
 // The one launcher signature. A launcher is called only after:
@@ -69,22 +73,43 @@ tcgemm_status launch_scale_c(int64_t m, int64_t n, double beta, double* C, int64
 // ---- device handling (device.cpp) ----
 // The device gate: the device (device < 0: the calling thread's current one) exists and has cc >= 8.0.
 // Fills ctx from a per-device cache, so repeated calls query CUDA for the device count and id only.
-tcgemm_status device_gate(int device, DeviceContext* ctx);
-// Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, device).
+// Also records the id of the calling thread's current CUDA context (made current first when there is none:
+// first use, or after cudaDeviceReset) in ctx->context_id.
+// device_arg_pos: where `device` stands in the calling entry point (0: it is not an argument), for the
+// error that blames it.
+tcgemm_status device_gate(int device, DeviceContext* ctx, int device_arg_pos = 0);
+// Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, CUDA context):
+// the attribute lives in the context, so a new context after cudaDeviceReset needs it again.
 tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name);
-// True when the loaded binary carries code for the kernel that can run on this device (cudaFuncGetAttributes).
+// True when the loaded binary carries code for the kernel that can run on ctx's device (cudaFuncGetAttributes
+// on that device, which need not be the current one): native code of at least min_binary_version, or PTX of
+// at least that version (a PTX-JIT build for an older architecture compiles the kernel's newer-architecture
+// body away, so its binary version alone proves nothing). Cached per (kernel, device).
 tcgemm_status check_kernel_image(const void* kernel, const DeviceContext& ctx, const char* kernel_name,
                                  int min_binary_version);
 
 // ---- errors (status.cpp) ----
 void clear_error();
+// Records a message that blames no argument (tcgemm_last_error_argument() == 0).
 tcgemm_status set_error(tcgemm_status status, const char* fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-// Records "<what>: <cudaGetErrorName>: <cudaGetErrorString>" and returns TCGEMM_ERROR_CUDA.
+// Records a message and the 1-based position of the argument at fault.
+tcgemm_status set_arg_error(tcgemm_status status, int32_t argument, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+// Records "<what> failed: <cudaGetErrorName>: <cudaGetErrorString>" and returns TCGEMM_ERROR_CUDA, or
+// TCGEMM_ERROR_CONTEXT_LOST for a sticky error (the context is corrupt).
 tcgemm_status set_cuda_error(cudaError_t err, const char* what);
+bool is_sticky_cuda_error(cudaError_t err);
+// Called right before a call's first launch: drops a non-sticky error left pending by earlier code (it is
+// not tcgemm's, and must not make the check after the launch report a launch failure for a kernel that
+// ran); reports a sticky one as TCGEMM_ERROR_CONTEXT_LOST, so that nothing is launched into a dead context.
+tcgemm_status take_pending_cuda_error();
 
 }  // namespace tcgemm::detail
 
@@ -103,7 +128,8 @@ tcgemm_status set_cuda_error(cudaError_t err, const char* what);
       return ::tcgemm::detail::set_cuda_error(tcgemm_err_, #call);              \
   } while (0)
 
-// Check the launch just enqueued (configuration errors surface here, not at the next sync).
+// Check the launch just enqueued (configuration errors surface here, not at the next sync). The call took the
+// pending error before launching (take_pending_cuda_error), so what this reads is the launch's own result.
 #define TCGEMM_CHECK_LAUNCH(kernel_name)                                        \
   do {                                                                          \
     cudaError_t tcgemm_err_ = cudaGetLastError();                               \

@@ -97,8 +97,7 @@ struct Params {
   int64_t lda, ldb, ldc;
   int64_t m, n, k;
   double alpha, beta;
-  int64_t tiles_m, tiles_n;  // C tile grid
-  int64_t block_offset;      // first linear tile of this launch (grids larger than 2^31 - 1 blocks)
+  int64_t tiles_m, tiles_n;  // C tile grid, one block per tile (validation: at most 2^31 - 1 tiles)
   int stages;                // pipeline depth, validated against the shape's range
   int c_vec16;               // 1: 16-byte C accesses allowed (base 16-byte aligned and ldc even)
 };
@@ -557,7 +556,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // 32-bit division when the tile grid allows it: 64-bit divisions are emulated (hundreds of instructions
   // per block, ~1% of a block's work at n = 2048).
   int64_t tile_row, tile_col;
-  if (p.block_offset == 0 && p.tiles_m * p.tiles_n <= INT32_MAX && p.tiles_n <= INT32_MAX / kRasterGroupM) {
+  if (p.tiles_m * p.tiles_n <= INT32_MAX && p.tiles_n <= INT32_MAX / kRasterGroupM) {
     const uint32_t bid = blockIdx.x, tiles_m = static_cast<uint32_t>(p.tiles_m);
     const uint32_t per_group = kRasterGroupM * static_cast<uint32_t>(p.tiles_n);
     const uint32_t first_tm = (bid / per_group) * kRasterGroupM;
@@ -566,7 +565,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     tile_row = first_tm + in_group % group_rows;
     tile_col = in_group / group_rows;
   } else {
-    const int64_t bid = static_cast<int64_t>(blockIdx.x) + p.block_offset;
+    const int64_t bid = static_cast<int64_t>(blockIdx.x);
     const int64_t per_group = static_cast<int64_t>(kRasterGroupM) * p.tiles_n;
     const int64_t first_tm = (bid / per_group) * kRasterGroupM;
     const int64_t group_rows = (p.tiles_m - first_tm) < kRasterGroupM ? (p.tiles_m - first_tm) : kRasterGroupM;
@@ -908,8 +907,7 @@ struct Family {
                           kMinBlocks, form_transpose_c(kForm)>;
 };
 
-// What one call runs: the form, the copy width and the kernel parameters (block_offset is filled by
-// launch_grid). transa, transb are 'N' or 'T'.
+// What one call runs: the form, the copy width and the kernel parameters. transa, transb are 'N' or 'T'.
 struct Plan {
   int form;
   bool vec16;
@@ -937,7 +935,6 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   p.beta = beta;
   p.tiles_m = ceil_div(p.m, tile_m);
   p.tiles_n = ceil_div(p.n, tile_n);
-  p.block_offset = 0;
   p.stages = stages;
   p.c_vec16 = vec16_ok(C, ldc) ? 1 : 0;
   return plan;
@@ -962,21 +959,14 @@ decltype(auto) with_instance(const Plan& plan, F&& f) {
   }
 }
 
-// Enqueue kernel instance T over the whole C tile grid. The grid is one-dimensional (rasterization is
-// done in the kernel); more than 2^31 - 1 tiles are covered by several launches.
+// Enqueue kernel instance T over the whole C tile grid in one launch (one-dimensional grid; rasterization
+// is done in the kernel). Validation (check_grid) guarantees at most 2^31 - 1 tiles, so a failed launch
+// means nothing ran.
 template <class T>
-cudaError_t launch_grid(Params p, cudaStream_t stream) {
-  constexpr int64_t kMaxGridX = 2147483647;
-  const int64_t total = p.tiles_m * p.tiles_n;
+cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
   const size_t smem = static_cast<size_t>(smem_bytes(T::kTileM, T::kTileN, T::kTileK, p.stages));
-  for (int64_t first = 0; first < total; first += kMaxGridX) {
-    const int64_t blocks = (total - first) < kMaxGridX ? (total - first) : kMaxGridX;
-    p.block_offset = first;
-    sm90_mma_kernel<T><<<static_cast<unsigned>(blocks), T::kThreads, smem, stream>>>(p);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
-  return cudaSuccess;
+  sm90_mma_kernel<T><<<static_cast<unsigned>(p.tiles_m * p.tiles_n), T::kThreads, smem, stream>>>(p);
+  return cudaGetLastError();
 }
 
 }  // namespace tcgemm::detail::sm90

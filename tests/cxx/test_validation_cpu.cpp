@@ -102,19 +102,24 @@ TEST(DgemmArguments, NullPointers) {
   expect_invalid(p, "argument 12 (C) is NULL but m, n > 0");
 }
 
-TEST(DgemmArguments, ConfigVariantShiftsPositions) {
+TEST(DgemmArguments, ConfigVariantKeepsBlasPositions) {
+  // tcgemm_dgemm_config numbers the DGEMM arguments as reference DGEMM does (lda is 8), in the message and in
+  // tcgemm_last_error_argument(); the configuration itself is TCGEMM_ARG_CONFIG.
   Blas p;
   tcgemm_config cfg{};
   cfg.family = TCGEMM_FAMILY_SHARED_AB;
   p.lda = 1;
   EXPECT_EQ(p.run_config(&cfg), TCGEMM_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(last(), "argument 9 (lda) must be >= max(1, m) = 4, got 1");
+  EXPECT_EQ(last(), "argument 8 (lda) must be >= max(1, m) = 4, got 1");
+  EXPECT_EQ(tcgemm_last_error_argument(), 8);
   EXPECT_EQ(p.run_config(nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(last(), "argument 1 (config) is NULL");
+  EXPECT_EQ(last(), "argument config (TCGEMM_ARG_CONFIG) is NULL");
+  EXPECT_EQ(tcgemm_last_error_argument(), TCGEMM_ARG_CONFIG);
   p = Blas();
   cfg.family = TCGEMM_FAMILY_BLOCK_TILE;
   EXPECT_EQ(p.run_config(&cfg), TCGEMM_ERROR_INVALID_CONFIG);
   EXPECT_THAT(last(), HasSubstr("family=4 (block_tile): tcgemm_dgemm_config runs the BLAS-semantics families"));
+  EXPECT_EQ(tcgemm_last_error_argument(), TCGEMM_ARG_CONFIG);
   EXPECT_TRUE(p.c_untouched());
 }
 

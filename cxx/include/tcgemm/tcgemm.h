@@ -6,8 +6,13 @@
  *   - A, B, C are device pointers (cudaMalloc'ed); sizes and leading dimensions are 64-bit;
  *   - every launch takes a cudaStream_t (NULL = the default stream) and is asynchronous on it;
  *   - arguments are validated on the host before anything touches the GPU: on any error no kernel is
- *     launched, C is untouched, the call returns a named status and tcgemm_last_error() says which
- *     argument broke which rule (with CUDA's own text when CUDA failed).
+ *     launched, C is untouched, the call returns a named status, tcgemm_last_error() says which argument
+ *     broke which rule (with CUDA's own text when CUDA failed) and tcgemm_last_error_argument() gives the
+ *     argument's position as a number;
+ *   - sizes whose matrices could not be addressed with 64-bit byte offsets (any matrix of more than
+ *     TCGEMM_MAX_MATRIX_BYTES, far beyond any GPU's memory) are rejected like any other invalid argument;
+ *   - a CUDA error left pending by the caller's own code is not reported as tcgemm's; a sticky one (the
+ *     context is corrupt) gives TCGEMM_ERROR_CONTEXT_LOST before anything is launched.
  */
 #ifndef TCGEMM_TCGEMM_H
 #define TCGEMM_TCGEMM_H
@@ -33,7 +38,9 @@ typedef enum tcgemm_status {
   TCGEMM_ERROR_NO_DEVICE = 3,        /* no CUDA device is visible */
   TCGEMM_ERROR_ARCHITECTURE = 4,     /* the device's compute capability cannot run the requested kernel */
   TCGEMM_ERROR_SHARED_MEMORY = 5,    /* the configuration needs more shared memory than the device allows */
-  TCGEMM_ERROR_CUDA = 6              /* a CUDA runtime call failed; the message carries CUDA's text */
+  TCGEMM_ERROR_CUDA = 6,             /* a CUDA runtime call failed; the message carries CUDA's text */
+  TCGEMM_ERROR_CONTEXT_LOST = 7      /* the CUDA context is corrupt after a sticky error (a kernel of the process
+                                        faulted): nothing was launched; cudaDeviceReset or a restart recovers */
 } tcgemm_status;
 
 /* Kernel families, one per example of the reference design plus the Hopper path. */
@@ -79,10 +86,24 @@ typedef struct tcgemm_device_info {
   int64_t global_memory;                 /* bytes */
 } tcgemm_device_info;
 
+/* Largest matrix (ld x columns x 8 bytes) any entry point accepts: 2^52 bytes (4 PiB). Every element offset,
+ * tile origin and prefetch offset the kernels and the host path compute in 64-bit arithmetic then stays
+ * exact, with a margin of several tiles past each edge. */
+#define TCGEMM_MAX_MATRIX_BYTES (INT64_C(1) << 52)
+
 /* ---- status and errors ------------------------------------------------------------------------- */
 const char* tcgemm_status_string(tcgemm_status status);
 /* Message of the last failed call on this thread ("" after a successful call). Valid until the next call. */
 const char* tcgemm_last_error(void);
+/* The argument the last failed call on this thread blamed, as a number; 0 when no argument is at fault
+ * (success, no device, a CUDA failure, an architecture or shared-memory limit of the device).
+ *   tcgemm_dgemm, tcgemm_dgemm_config, tcgemm_dgemm_host: reference DGEMM's numbering, as XERBLA's INFO:
+ *     1 transa, 2 transb, 3 m, 4 n, 5 k, 6 alpha, 7 A, 8 lda, 9 B, 10 ldb, 11 beta, 12 C, 13 ldc;
+ *     tcgemm_dgemm_config's configuration (any of its fields) is TCGEMM_ARG_CONFIG.
+ *   every other entry point: the argument's 1-based position in its prototype below (for
+ *     tcgemm_dmma_shared_ab, 5 is tile_k; for the tcgemm_config_* calls, 1 is the configuration). */
+int32_t tcgemm_last_error_argument(void);
+#define TCGEMM_ARG_CONFIG 14
 const char* tcgemm_version_string(void);
 
 /* ---- device ------------------------------------------------------------------------------------- */
