@@ -158,8 +158,8 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   const int64_t a_cols = p.transa == 'N' ? p.k : p.m, a_rows = p.transa == 'N' ? p.m : p.k;
   const int64_t b_cols = p.transb == 'N' ? p.n : p.k, b_rows = p.transb == 'N' ? p.k : p.n;
   int64_t a_elems = 0, b_elems = 0, c_elems = 0;
-  if (!matrix_span_elements(a_rows, a_cols, p.lda, &a_elems) || !matrix_span_elements(b_rows, b_cols, p.ldb, &b_elems) ||
-      !matrix_span_elements(p.m, p.n, p.ldc, &c_elems))
+  if (!matrix_span_elements(a_rows, a_cols, p.lda, &a_elems) ||
+      !matrix_span_elements(b_rows, b_cols, p.ldb, &b_elems) || !matrix_span_elements(p.m, p.n, p.ldc, &c_elems))
     return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "matrix span overflows int64 (validation should have caught it)");
 
   HostCall call;

@@ -51,7 +51,8 @@ bool normalise_trans(char t, char* out) {
 
 tcgemm_status check_trans(int position, const char* name, char value, char* out) {
   if (normalise_trans(value, out)) return TCGEMM_SUCCESS;
-  return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, position, "argument %d (%s) must be 'N', 'T' or 'C', got '%c' (%d)",
+  return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, position,
+                       "argument %d (%s) must be 'N', 'T' or 'C', got '%c' (%d)",
                        position, name, value >= 32 && value < 127 ? value : '?', int(value));
 }
 
@@ -146,19 +147,27 @@ tcgemm_status check_pad(const ArgPositions& pos, const char* fam, const char* fi
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status require_zero(const ArgPositions& pos, const char* fam, const char* field, int32_t value, const char* why) {
+tcgemm_status require_zero(const ArgPositions& pos, const char* fam, const char* field, int32_t value,
+                           const char* why) {
   if (value != 0) return config_error(pos, fam, field, value, why);
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status validate_fixed_tile_family(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
-  const char* fam = family_name(c.family);
-  if (c.tile_m != 0 && c.tile_m != kWmmaM) return config_error(pos, fam, "tile_m", c.tile_m, "this family's C tile is 8 x 8");
-  if (c.tile_n != 0 && c.tile_n != kWmmaN) return config_error(pos, fam, "tile_n", c.tile_n, "this family's C tile is 8 x 8");
+// The example families that read their operands from global memory: no k tile, padding or pipeline.
+tcgemm_status require_no_shared_tiles(const ArgPositions& pos, const char* fam, const tcgemm_config& c) {
   TCGEMM_TRY(require_zero(pos, fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
   TCGEMM_TRY(require_zero(pos, fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
   TCGEMM_TRY(require_zero(pos, fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
-  TCGEMM_TRY(require_zero(pos, fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+  return require_zero(pos, fam, "stages", c.stages, "this family has no pipeline; must be 0");
+}
+
+tcgemm_status validate_fixed_tile_family(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
+  const char* fam = family_name(c.family);
+  if (c.tile_m != 0 && c.tile_m != kWmmaM)
+    return config_error(pos, fam, "tile_m", c.tile_m, "this family's C tile is 8 x 8");
+  if (c.tile_n != 0 && c.tile_n != kWmmaN)
+    return config_error(pos, fam, "tile_n", c.tile_n, "this family's C tile is 8 x 8");
+  TCGEMM_TRY(require_no_shared_tiles(pos, fam, c));
   out->tile_m = kWmmaM;
   out->tile_n = kWmmaN;
   return TCGEMM_SUCCESS;
@@ -169,18 +178,17 @@ tcgemm_status validate_block_tile(const tcgemm_config& c, const ArgPositions& po
   const int tm = c.tile_m ? c.tile_m : kBlockTileDefaultM;
   const int tn = c.tile_n ? c.tile_n : kBlockTileDefaultN;
   if (tm < kWmmaM || tm > kBlockTileMax || tm % kWmmaM != 0)
-    return config_error(pos, fam, "tile_m", tm, "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
+    return config_error(pos, fam, "tile_m", tm,
+                        "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
   if (tn < kWmmaN || tn > kBlockTileMax || tn % kWmmaN != 0)
-    return config_error(pos, fam, "tile_n", tn, "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
+    return config_error(pos, fam, "tile_n", tn,
+                        "must be a multiple of 8 between 8 and 128 (one warp per 8x8 C tile)");
   if ((tm / kWmmaM) * (tn / kWmmaN) > kBlockTileMaxWarps)
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "tile_m"),
-                     "tile_m=%d, tile_n=%d: (tile_m/8)*(tile_n/8) = %d warps exceeds 32 warps (1024 threads) per "
-                     "block (family block_tile)",
-                     tm, tn, (tm / kWmmaM) * (tn / kWmmaN));
-  TCGEMM_TRY(require_zero(pos, fam, "tile_k", c.tile_k, "this family has no shared-memory k tile; must be 0"));
-  TCGEMM_TRY(require_zero(pos, fam, "pad_a", c.pad_a, "this family uses no shared memory; must be 0"));
-  TCGEMM_TRY(require_zero(pos, fam, "pad_b", c.pad_b, "this family uses no shared memory; must be 0"));
-  TCGEMM_TRY(require_zero(pos, fam, "stages", c.stages, "this family has no pipeline; must be 0"));
+                         "tile_m=%d, tile_n=%d: (tile_m/8)*(tile_n/8) = %d warps exceeds 32 warps (1024 threads) "
+                         "per block (family block_tile)",
+                         tm, tn, (tm / kWmmaM) * (tn / kWmmaN));
+  TCGEMM_TRY(require_no_shared_tiles(pos, fam, c));
   out->tile_m = tm;
   out->tile_n = tn;
   return TCGEMM_SUCCESS;
@@ -189,8 +197,10 @@ tcgemm_status validate_block_tile(const tcgemm_config& c, const ArgPositions& po
 tcgemm_status validate_peak_config(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
   const char* fam = family_name(c.family);
   const int tm = kPeakWarpsM * kWmmaM, tn = kPeakWarpsN * kWmmaN;
-  if (c.tile_m != 0 && c.tile_m != tm) return config_error(pos, fam, "tile_m", c.tile_m, "the peak block tile is 32 x 16");
-  if (c.tile_n != 0 && c.tile_n != tn) return config_error(pos, fam, "tile_n", c.tile_n, "the peak block tile is 32 x 16");
+  if (c.tile_m != 0 && c.tile_m != tm)
+    return config_error(pos, fam, "tile_m", c.tile_m, "the peak block tile is 32 x 16");
+  if (c.tile_n != 0 && c.tile_n != tn)
+    return config_error(pos, fam, "tile_n", c.tile_n, "the peak block tile is 32 x 16");
   TCGEMM_TRY(require_zero(pos, fam, "tile_k", c.tile_k, "must be 0"));
   TCGEMM_TRY(require_zero(pos, fam, "pad_a", c.pad_a, "must be 0"));
   TCGEMM_TRY(require_zero(pos, fam, "pad_b", c.pad_b, "must be 0"));
@@ -205,7 +215,8 @@ tcgemm_status validate_shared_tile(const ArgPositions& pos, const char* fam, con
   const int tm = c.tile_m ? c.tile_m : default_tile;
   if (!is_shared_tile(tm)) return config_error(pos, fam, "tile_m", tm, "must be one of 32, 64, 96, 128");
   if (c.tile_n != 0 && c.tile_n != tm)
-    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "tile_n"), "tile_n=%d: must equal tile_m=%d (family %s uses square C tiles)",
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "tile_n"),
+                         "tile_n=%d: must equal tile_m=%d (family %s uses square C tiles)",
                      c.tile_n, tm, fam);
   *tile = tm;
   return TCGEMM_SUCCESS;
@@ -261,15 +272,17 @@ tcgemm_status validate_sm90(const tcgemm_config& c, const ArgPositions& pos, tcg
       used += std::snprintf(list + used, sizeof list - used, "%s%dx%dx%d", used ? ", " : "", s.tile_m, s.tile_n,
                             s.tile_k);
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "tile_m"),
-                     "tile_m=%d, tile_n=%d, tile_k=%d: family sm90_mma supports the block tiles %s", c.tile_m,
-                     c.tile_n, c.tile_k, list);
+                         "tile_m=%d, tile_n=%d, tile_k=%d: family sm90_mma supports the block tiles %s", c.tile_m,
+                         c.tile_n, c.tile_k, list);
   }
   const int st = c.stages ? c.stages : shape->default_stages;
   if (st < shape->min_stages || st > shape->max_stages)
-    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "stages"), "stages=%d: family sm90_mma tile %dx%dx%d supports %d to %d stages",
-                     st, shape->tile_m, shape->tile_n, shape->tile_k, shape->min_stages, shape->max_stages);
-  TCGEMM_TRY(require_zero(pos, fam, "pad_a", c.pad_a, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
-  TCGEMM_TRY(require_zero(pos, fam, "pad_b", c.pad_b, "the sm90 shared-memory layout is fixed at compile time; must be 0"));
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, field_position(pos, "stages"),
+                         "stages=%d: family sm90_mma tile %dx%dx%d supports %d to %d stages", st, shape->tile_m,
+                         shape->tile_n, shape->tile_k, shape->min_stages, shape->max_stages);
+  const char* fixed_layout = "the sm90 shared-memory layout is fixed at compile time; must be 0";
+  TCGEMM_TRY(require_zero(pos, fam, "pad_a", c.pad_a, fixed_layout));
+  TCGEMM_TRY(require_zero(pos, fam, "pad_b", c.pad_b, fixed_layout));
   out->tile_m = shape->tile_m;
   out->tile_n = shape->tile_n;
   out->tile_k = shape->tile_k;
@@ -358,7 +371,8 @@ tcgemm_status check_grid(const GemmProblem& p, const tcgemm_config& r, ArgNaming
 tcgemm_status validate_config(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
   tcgemm_config r = c;
   if (c.reserved != 0)
-    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config, "reserved=%d: must be 0 (zero-initialise tcgemm_config)", c.reserved);
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
+                         "reserved=%d: must be 0 (zero-initialise tcgemm_config)", c.reserved);
   switch (c.family) {
     case TCGEMM_FAMILY_AUTO:
       if (c.tile_m || c.tile_n || c.tile_k || c.pad_a || c.pad_b || c.stages)
@@ -375,7 +389,8 @@ tcgemm_status validate_config(const tcgemm_config& c, const ArgPositions& pos, t
     case TCGEMM_FAMILY_SHARED_AB: TCGEMM_TRY(validate_shared_ab(c, pos, &r)); break;
     case TCGEMM_FAMILY_SM90_MMA: TCGEMM_TRY(validate_sm90(c, pos, &r)); break;
     default:
-      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config, "family=%d: unknown kernel family (valid: 0 to 8, see tcgemm_family)",
+      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
+                           "family=%d: unknown kernel family (valid: 0 to 8, see tcgemm_family)",
                        c.family);
   }
   *out = r;

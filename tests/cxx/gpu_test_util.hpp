@@ -38,6 +38,13 @@ inline int device_cc_major() {
   return major;
 }
 
+#ifndef TCGEMM_TEST_SM90_CODE
+#define TCGEMM_TEST_SM90_CODE 1
+#endif
+// True when the build carries sm_90 code and the device is a Hopper: tcgemm_dgemm then runs sm90_mma. A
+// build without sm_90 code (CMAKE_CUDA_ARCHITECTURES=80) runs shared_ab on a Hopper, from JIT-compiled PTX.
+inline bool hopper_path_expected() { return TCGEMM_TEST_SM90_CODE && device_cc_major() == 9; }
+
 #define TCGEMM_REQUIRE_GPU()                                                          \
   do {                                                                                \
     if (!::tcgemm::test::cuda_device_available()) GTEST_SKIP() << "no CUDA device";   \
@@ -84,8 +91,13 @@ class DeviceBuffer {
   T* get() const { return ptr_; }
   size_t size() const { return count_; }
   bool ok() const { return ptr_ != nullptr || count_ == 0; }
-  cudaError_t upload(const std::vector<T>& h) {
-    return cudaMemcpy(ptr_, h.data(), std::min(h.size(), count_) * sizeof(T), cudaMemcpyHostToDevice);
+  // Complete when it returns. A plain cudaMemcpy from pageable memory may return before its DMA has landed,
+  // and a kernel on a non-blocking stream does not wait for the legacy stream: the copy goes on `stream`
+  // (the one the test launches on) and is waited for.
+  cudaError_t upload(const std::vector<T>& h, cudaStream_t stream = nullptr) {
+    cudaError_t e = cudaMemcpyAsync(ptr_, h.data(), std::min(h.size(), count_) * sizeof(T), cudaMemcpyHostToDevice,
+                                    stream);
+    return e == cudaSuccess ? cudaStreamSynchronize(stream) : e;
   }
   cudaError_t download(std::vector<T>* h) const {
     h->resize(count_);
@@ -187,8 +199,8 @@ inline ::testing::AssertionResult run_and_check(const GemmSpec& s, const GemmCal
 
   DeviceBuffer<double> dA{size_t(a_total)}, dB{size_t(b_total)}, dC{size_t(c_total)}, dRef{size_t(c_total)};
   if (!dA.ok() || !dB.ok() || !dC.ok() || !dRef.ok()) return ::testing::AssertionFailure() << "cudaMalloc failed";
-  if (dA.upload(hA) != cudaSuccess || dB.upload(hB) != cudaSuccess || dC.upload(hC0) != cudaSuccess ||
-      dRef.upload(hC0) != cudaSuccess)
+  if (dA.upload(hA, stream) != cudaSuccess || dB.upload(hB, stream) != cudaSuccess ||
+      dC.upload(hC0, stream) != cudaSuccess || dRef.upload(hC0, stream) != cudaSuccess)
     return ::testing::AssertionFailure() << "upload failed";
 
   const tcgemm_status st = call(s, dA.get() + s.a_offset, lda, dB.get() + s.b_offset, ldb, dC.get() + s.c_offset,

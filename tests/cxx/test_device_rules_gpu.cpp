@@ -65,8 +65,23 @@ TEST(DeviceRules, AutoPicksTheHopperFamilyOnlyOnHopper) {
   TCGEMM_REQUIRE_GPU();
   tcgemm_config cfg{};
   ASSERT_EQ(tcgemm_dgemm_select_config(-1, &cfg), TCGEMM_SUCCESS);
-  EXPECT_EQ(cfg.family, tcgemm::test::device_cc_major() == 9 ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+  EXPECT_EQ(cfg.family, tcgemm::test::hopper_path_expected() ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
   EXPECT_EQ(tcgemm_config_check_device(&cfg, -1), TCGEMM_SUCCESS);
+}
+
+// A Hopper with a build that has no sm_90 code (CMAKE_CUDA_ARCHITECTURES=80): the driver JIT-compiles the
+// compute_80 PTX, in which the sm90_mma kernel's body is compiled away. The family must refuse to run (a
+// named error, C untouched) rather than launch an empty kernel and report success.
+TEST(DeviceRules, Sm90FamilyWithoutSm90CodeIsANamedError) {
+  TCGEMM_REQUIRE_GPU();
+  if (tcgemm::test::device_cc_major() != 9) GTEST_SKIP() << "needs a device of compute capability 9.x";
+  if (TCGEMM_TEST_SM90_CODE) GTEST_SKIP() << "needs a build without sm_90 code (CMAKE_CUDA_ARCHITECTURES=80)";
+  tcgemm_config cfg{};
+  cfg.family = TCGEMM_FAMILY_SM90_MMA;
+  std::string message;
+  const std::vector<double> after = run_rejected(cfg, TCGEMM_ERROR_ARCHITECTURE, &message);
+  EXPECT_THAT(message, ::testing::HasSubstr("CMAKE_CUDA_ARCHITECTURES including 90"));
+  for (double v : after) ASSERT_EQ(v, 7.0) << "C was written by a rejected call";
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ constexpr int kHopperCcMajor = 9;
     TCGEMM_REQUIRE_GPU();                                                                                \
     if (::tcgemm::test::device_cc_major() != kHopperCcMajor)                                             \
       GTEST_SKIP() << "sm90_mma needs compute capability 9.x";                                           \
+    if (!TCGEMM_TEST_SM90_CODE) GTEST_SKIP() << "this build has no sm_90 code (CMAKE_CUDA_ARCHITECTURES)"; \
   } while (0)
 
 struct Size {
@@ -109,6 +110,40 @@ TEST(Sm90Mma, AlphaBeta) {
         s.beta = ab.beta;
         EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
       }
+    }
+}
+
+// Every operand form with every alpha/beta case, on every shape: each form has its own fragment pipeline and
+// epilogue path (TT writes C transposed), so no form may be tested with alpha = 1, beta = 0 only.
+TEST(Sm90Mma, EveryFormWithEveryAlphaBeta) {
+  TCGEMM_REQUIRE_SM90();
+  uint64_t seed = 9700;
+  for (const tcgemm_config& cfg : configs_default_stages())
+    for (const char* t : kTrans)
+      for (double alpha : {1.0, -0.5, 0.0})
+        for (double beta : {0.0, 1.0, 0.75}) {
+          GemmSpec s = spec(129, 67, 45, ++seed);
+          s.transa = t[0];
+          s.transb = t[1];
+          s.alpha = alpha;
+          s.beta = beta;
+          EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
+        }
+}
+
+// More than 8 block rows and block columns (the kernel rasterizes tiles in groups of 8 block rows), with
+// partial edge tiles, for every shape and form: the group arithmetic of the last, partial group included.
+TEST(Sm90Mma, ManyBlockRowsAndColumns) {
+  TCGEMM_REQUIRE_SM90();
+  uint64_t seed = 9800;
+  for (const tcgemm_config& cfg : configs_default_stages())
+    for (const char* t : kTrans) {
+      GemmSpec s = spec(9 * cfg.tile_m + 5, 9 * cfg.tile_n + 3, 40, ++seed);
+      s.transa = t[0];
+      s.transb = t[1];
+      s.alpha = -0.5;
+      s.beta = 0.75;
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
     }
 }
 

@@ -23,6 +23,7 @@ program test_errors_cpu
   call test_configurations()
   call test_strings()
   call test_errmsg_handling()
+  call test_error_argument()
   call finish_tests()
 
 contains
@@ -406,4 +407,42 @@ contains
     call expect(contains_text(tcgemm_last_error(), 'argument 8 (lda)'), &
                 'last_error still holds the failed call''s message')
   end subroutine test_errmsg_handling
+
+  !> tcgemm_last_error_argument: reference DGEMM's numbering (XERBLA's INFO) for the BLAS-form call,
+  !> sizes beyond what 64-bit offsets address rejected by number, 0 for the module's own checks.
+  subroutine test_error_argument()
+    real(real64) :: a(12), b(12), c(12)
+    type(tcgemm_device_matrix) :: ad, bd, cd
+    integer(int64), parameter :: huge_size = 2_int64**33
+    integer :: stat
+    character(len=MSG_LEN) :: errmsg
+
+    print '(a)', 'tcgemm_last_error_argument'
+    a = 1.0_real64
+    b = 1.0_real64
+    c = 3.0_real64
+    call tcgemm_dgemm('N', 'N', 3, 4, 2, 1.0_real64, a, 2, b, 2, 0.0_real64, c, 3, stat=stat, errmsg=errmsg)
+    call expect(stat == TCGEMM_ERROR_INVALID_ARGUMENT .and. tcgemm_last_error_argument() == 8, &
+                'lda < m: argument 8')
+    call tcgemm_dgemm('N', 'T', 3, 4, 2, 1.0_real64, a, 3, b, 3, 0.0_real64, c, 3, stat=stat, errmsg=errmsg)
+    call expect(stat == TCGEMM_ERROR_INVALID_ARGUMENT .and. tcgemm_last_error_argument() == 10, &
+                'ldb < n (transb = T): argument 10')
+    call tcgemm_dgemm('X', 'N', 3, 4, 2, 1.0_real64, a, 3, b, 2, 0.0_real64, c, 3, stat=stat, errmsg=errmsg)
+    call expect(stat == TCGEMM_ERROR_INVALID_ARGUMENT .and. tcgemm_last_error_argument() == 1, &
+                'transa: argument 1')
+    ! m = n = k = 2**33: A alone would be 2**66 elements; rejected by number, C untouched.
+    call tcgemm_dgemm('N', 'N', huge_size, huge_size, huge_size, 1.0_real64, a, huge_size, b, huge_size, &
+                      0.0_real64, c, huge_size, stat=stat, errmsg=errmsg)
+    call expect_status('2**33 sizes', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                       [character(len=32) :: 'argument 8 (lda)', '2^52 bytes'])
+    call expect(tcgemm_last_error_argument() == 8, '2**33 sizes: argument 8')
+    call expect(all(c == 3.0_real64), 'C untouched')
+    ! The module's own shape check blames no numbered argument (and does not report a stale one).
+    ad = fake(10, 5)
+    bd = fake(4, 6)
+    cd = fake(10, 6)
+    call tcgemm_dgemm('N', 'N', 1.0_real64, ad, bd, 0.0_real64, cd, stat=stat, errmsg=errmsg)
+    call expect(stat == TCGEMM_ERROR_INVALID_ARGUMENT .and. tcgemm_last_error_argument() == 0, &
+                'module shape check: argument 0')
+  end subroutine test_error_argument
 end program test_errors_cpu

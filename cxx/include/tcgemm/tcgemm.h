@@ -168,9 +168,17 @@ tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char
  * the mid-size default, 128x64. */
 tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config);
 
-/* DGEMM on host arrays: copies A, B (and C when beta != 0) to the GPU, runs tcgemm_dgemm on the default
- * stream, copies C back and synchronizes. Device buffers are kept per host thread and only grown, so
- * repeated calls of similar size allocate nothing; tcgemm_release_workspace() frees them. */
+/* DGEMM on host arrays: copies A, B (and C when beta != 0) to the current GPU, runs tcgemm_dgemm, copies C
+ * back and returns when C is complete. Argument numbering as tcgemm_dgemm.
+ *   Streams: each call runs on a non-blocking stream of its own, so calls from several host threads overlap
+ *     with each other and neither wait for nor hold up work on the legacy default stream.
+ *   Memory: device buffers come from a memory pool tcgemm keeps per CUDA context, shared by all threads; at
+ *     the end of each call the pool keeps at most TCGEMM_HOST_WORKSPACE_BYTES (environment variable, bytes;
+ *     default 1 GiB) for later calls and returns the rest to the device, so thread pools never hold GPU
+ *     memory per thread. tcgemm_release_workspace() returns all of it (current device). After
+ *     cudaDeviceReset a new pool is made; nothing from the destroyed context is used again.
+ *   Copies: from the caller's arrays directly. Pageable memory is staged by the CUDA driver; arrays the caller
+ *     has pinned (cudaHostRegister, cudaMallocHost) go by direct DMA at full link speed. */
 tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                                 double* C, int64_t ldc);
