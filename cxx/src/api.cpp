@@ -192,7 +192,15 @@ tcgemm_status tcgemm_config_check_device(const tcgemm_config* config, int32_t de
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(device, &ctx, 2));
   if (resolved.family == TCGEMM_FAMILY_AUTO) resolved = select_config(ctx);
-  return check_config_against_device(resolved, ctx);
+  TCGEMM_TRY(check_config_against_device(resolved, ctx));
+  // The family's code must exist for this device, not only its rules hold (a build for sm_80 alone runs
+  // on a Hopper through PTX, in which the sm90_mma kernel is compiled away).
+  if (resolved.family == TCGEMM_FAMILY_SM90_MMA && !sm90_code_available(ctx))
+    return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                     "family sm90_mma: this build of tcgemm has no sm_90 code for device %d; rebuild with "
+                     "CMAKE_CUDA_ARCHITECTURES including 90",
+                     ctx.device);
+  return TCGEMM_SUCCESS;
 }
 
 tcgemm_status tcgemm_dmma_single(const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,

@@ -82,6 +82,7 @@ TEST(DeviceRules, Sm90FamilyWithoutSm90CodeIsANamedError) {
   const std::vector<double> after = run_rejected(cfg, TCGEMM_ERROR_ARCHITECTURE, &message);
   EXPECT_THAT(message, ::testing::HasSubstr("CMAKE_CUDA_ARCHITECTURES including 90"));
   for (double v : after) ASSERT_EQ(v, 7.0) << "C was written by a rejected call";
+  EXPECT_EQ(tcgemm_config_check_device(&cfg, -1), TCGEMM_ERROR_ARCHITECTURE) << tcgemm_last_error();
 }
 
 }  // namespace

@@ -389,6 +389,7 @@ contains
     type(tcgemm_config) :: config, selected
     integer :: stat
     character(len=MSG_LEN) :: errmsg
+    character(len=8) :: sm90_code
 
     call tcgemm_dgemm_select_config(selected, stat=stat)
     call expect(stat == 0 .and. selected%family /= TCGEMM_FAMILY_AUTO, &
@@ -406,9 +407,14 @@ contains
     call tcgemm_default_config(TCGEMM_FAMILY_SM90_MMA, config)
     errmsg = ''
     call tcgemm_config_check_device(config, stat=stat, errmsg=errmsg)
-    if (info%cc_major == 9) then
+    call get_environment_variable('TCGEMM_TEST_SM90_CODE', sm90_code)
+    if (info%cc_major == 9 .and. sm90_code /= '0') then
       call expect(stat == 0, 'sm90_mma fits this device ' // trim(errmsg))
       call config_case('config sm90_mma default', config, 'N', 'N')
+    else if (info%cc_major == 9) then
+      ! A build without sm_90 code (CMAKE_CUDA_ARCHITECTURES=80) on a Hopper.
+      call expect_status('sm90_mma without sm_90 code', stat, TCGEMM_ERROR_ARCHITECTURE, errmsg, &
+                         [character(len=32) :: 'CMAKE_CUDA_ARCHITECTURES'])
     else
       call expect_status('sm90_mma on cc /= 9', stat, TCGEMM_ERROR_ARCHITECTURE, errmsg, &
                          [character(len=16) :: 'sm90'])
