@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -24,11 +25,11 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli_args.hpp"
 #include "tcgemm/tcgemm.h"
 #include "timing.hpp"
 
@@ -45,7 +46,7 @@ struct Size {
 };
 
 struct Options {
-  std::vector<std::string> families{"shared_ab"};
+  std::vector<int32_t> families{TCGEMM_FAMILY_SHARED_AB};
   std::vector<int> tiles, tiles_n, tile_ks, pads_a, pads_b, stages;  // empty: the family's default
   std::vector<Size> sizes{{2048, 2048, 2048}, {3200, 3200, 3200}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   std::vector<std::string> trans{"NN"};
@@ -56,114 +57,98 @@ struct Options {
   std::string csv;
 };
 
-[[noreturn]] void usage(const char* prog, const std::string& error = {}) {
-  if (!error.empty()) std::fprintf(stderr, "error: %s\n\n", error.c_str());
-  std::fprintf(stderr,
-               "usage: %s [options]\n"
-               "  --family LIST    shared_a, shared_ab, sm90_mma, auto (comma-separated list; default shared_ab)\n"
-               "  --tile LIST      C tile (tile_m = tile_n): 32, 64, 96, 128 for shared_a/shared_ab\n"
-               "  --tile-n LIST    sm90_mma: tile_n when it differs from tile_m (e.g. --tile 128 --tile-n 64)\n"
-               "  --tile-k LIST    shared_ab: k depth of the shared tiles (multiple of 4, 4..256)\n"
-               "  --pad-a LIST     shared-memory padding of the A tile in doubles (multiple of 2)\n"
-               "  --pad-b LIST     shared_ab: padding of the B tile in doubles\n"
-               "  --stages LIST    shared_ab: 1 (load, sync, compute) or 2 (cp.async double buffer)\n"
-               "  --sizes LIST     N (square) or MxNxK; default 2048,3200,4096,8192\n"
-               "  --trans LIST     NN, NT, TN, TT (default NN)\n"
-               "  --alpha X --beta Y   default 1 and 0\n"
-               "  --reps R         timed runs per point, >= %d (default %d); the median is reported\n"
-               "  --warmup W       untimed runs before timing (default %d)\n"
-               "  --seed S         base seed of the random data (default 2024)\n"
-               "  --csv FILE       also write the rows as CSV\n"
-               "Lists may be given for tile, tile-k, pad-a, pad-b and stages: every combination is measured.\n",
-               prog, kMinReps, kDefaultReps, kDefaultWarmup);
-  std::exit(error.empty() ? 0 : 2);
+[[noreturn]] void usage(const char* prog) {
+  std::printf("usage: %s [options]\n"
+              "  --family LIST    shared_a, shared_ab, sm90_mma, auto (comma-separated list; default shared_ab)\n"
+              "  --tile LIST      C tile (tile_m = tile_n): 32, 64, 96, 128 for shared_a/shared_ab\n"
+              "  --tile-n LIST    sm90_mma: tile_n when it differs from tile_m (e.g. --tile 128 --tile-n 64)\n"
+              "  --tile-k LIST    shared_ab: k depth of the shared tiles (multiple of 4, 4..256)\n"
+              "  --pad-a LIST     shared-memory padding of the A tile in doubles (multiple of 2)\n"
+              "  --pad-b LIST     shared_ab: padding of the B tile in doubles\n"
+              "  --stages LIST    shared_ab: 1 (load, sync, compute) or 2 (cp.async double buffer)\n"
+              "  --sizes LIST     N (square) or MxNxK; default 2048,3200,4096,8192\n"
+              "  --trans LIST     NN, NT, TN, TT (default NN)\n"
+              "  --alpha X --beta Y   default 1 and 0\n"
+              "  --reps R         timed runs per point, >= %d (default %d); the median is reported\n"
+              "  --warmup W       untimed runs before timing (default %d)\n"
+              "  --seed S         base seed of the random data (default 2024)\n"
+              "  --csv FILE       also write the rows as CSV\n"
+              "Lists may be given for tile, tile-k, pad-a, pad-b and stages: every combination is measured.\n"
+              "Exit status: 0 when every point passed or was skipped, 1 when a check failed or CUDA reported an\n"
+              "error, 2 on a usage error (reported before any CUDA call).\n",
+              prog, kMinReps, kDefaultReps, kDefaultWarmup);
+  std::exit(0);
 }
 
+// Every command-line error ends here, before any CUDA call: a bad value must not start a GPU run.
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "tcgemm-bench: %s (see --help)\n", message.c_str());
+  std::exit(2);
+}
+
+[[noreturn]] void bad_value(const std::string& option, const std::string& value, const std::string& why) {
+  usage_error(option + " " + value + ": " + why);
+}
+
+// Every field, empty ones included: "64,,128" and "12x" must be seen as malformed, not shortened.
 std::vector<std::string> split(const std::string& s, char sep = ',') {
   std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, sep))
-    if (!item.empty()) out.push_back(item);
+  size_t start = 0;
+  for (size_t pos; (pos = s.find(sep, start)) != std::string::npos; start = pos + 1)
+    out.push_back(s.substr(start, pos - start));
+  out.push_back(s.substr(start));
   return out;
 }
 
-int64_t parse_int(const char* prog, const std::string& s, const char* what) {
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (end == s.c_str() || *end != '\0') usage(prog, std::string("bad ") + what + ": '" + s + "'");
+long long int_value(const std::string& option, const std::string& value, long long min, long long max) {
+  long long v = 0;
+  std::string why;
+  if (!tcgemm::bench::parse_integer(value, min, max, &v, &why)) bad_value(option, value, why);
   return v;
 }
 
-std::vector<int> parse_int_list(const char* prog, const std::string& s, const char* what) {
+double double_value(const std::string& option, const std::string& value) {
+  double v = 0;
+  std::string why;
+  if (!tcgemm::bench::parse_finite_double(value, &v, &why)) bad_value(option, value, why);
+  return v;
+}
+
+// A list of tcgemm_config fields (int32_t): 0 is the family's default; no field has a negative meaning.
+std::vector<int> config_list(const std::string& option, const std::string& value) {
   std::vector<int> out;
-  for (const auto& item : split(s)) out.push_back(int(parse_int(prog, item, what)));
-  if (out.empty()) usage(prog, std::string("empty list for ") + what);
+  for (const auto& item : split(value)) {
+    long long v = 0;
+    std::string why;
+    if (!tcgemm::bench::parse_integer(item, 0, INT32_MAX, &v, &why))
+      bad_value(option, value, "'" + item + "': " + why);
+    out.push_back(int(v));
+  }
   return out;
 }
 
-Options parse(int argc, char** argv) {
-  Options o;
-  const char* prog = argv[0];
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") usage(prog);
-    if (i + 1 >= argc) usage(prog, "option " + a + " needs a value");
-    const std::string v = argv[++i];
-    if (a == "--family") {
-      o.families = split(v);
-    } else if (a == "--tile") {
-      o.tiles = parse_int_list(prog, v, "tile");
-    } else if (a == "--tile-n") {
-      o.tiles_n = parse_int_list(prog, v, "tile-n");
-    } else if (a == "--tile-k") {
-      o.tile_ks = parse_int_list(prog, v, "tile-k");
-    } else if (a == "--pad-a") {
-      o.pads_a = parse_int_list(prog, v, "pad-a");
-    } else if (a == "--pad-b") {
-      o.pads_b = parse_int_list(prog, v, "pad-b");
-    } else if (a == "--stages") {
-      o.stages = parse_int_list(prog, v, "stages");
-    } else if (a == "--sizes") {
-      o.sizes.clear();
-      for (const auto& item : split(v)) {
-        const auto dims = split(item, 'x');
-        if (dims.size() == 1) {
-          const int64_t n = parse_int(prog, dims[0], "size");
-          o.sizes.push_back({n, n, n});
-        } else if (dims.size() == 3) {
-          o.sizes.push_back({parse_int(prog, dims[0], "M"), parse_int(prog, dims[1], "N"),
-                             parse_int(prog, dims[2], "K")});
-        } else {
-          usage(prog, "size '" + item + "' is neither N nor MxNxK");
-        }
-      }
-    } else if (a == "--trans") {
-      o.trans = split(v);
-      for (const auto& t : o.trans)
-        if (t.size() != 2 || !std::strchr("NnTtCc", t[0]) || !std::strchr("NnTtCc", t[1]))
-          usage(prog, "trans '" + t + "' must be two of N/T/C, e.g. NN or TN");
-    } else if (a == "--alpha") {
-      o.alpha = std::atof(v.c_str());
-    } else if (a == "--beta") {
-      o.beta = std::atof(v.c_str());
-    } else if (a == "--reps") {
-      o.reps = int(parse_int(prog, v, "reps"));
-      if (o.reps < kMinReps) usage(prog, "--reps must be >= " + std::to_string(kMinReps));
-    } else if (a == "--warmup") {
-      o.warmup = int(parse_int(prog, v, "warmup"));
-    } else if (a == "--seed") {
-      o.seed = uint64_t(parse_int(prog, v, "seed"));
-    } else if (a == "--csv") {
-      o.csv = v;
+// One dimension of a --sizes item; at most INT_MAX because cuBLAS, the yardstick, takes int dimensions.
+int64_t dimension(const std::string& value, const std::string& dim) {
+  long long v = 0;
+  std::string why;
+  if (!tcgemm::bench::parse_integer(dim, 1, INT_MAX, &v, &why)) bad_value("--sizes", value, "'" + dim + "': " + why);
+  return v;
+}
+
+std::vector<Size> size_list(const std::string& value) {
+  std::vector<Size> out;
+  for (const auto& item : split(value)) {
+    const auto dims = split(item, 'x');
+    if (dims.size() == 1) {
+      const int64_t n = dimension(value, dims[0]);
+      out.push_back({n, n, n});
+    } else if (dims.size() == 3) {
+      out.push_back({dimension(value, dims[0]), dimension(value, dims[1]), dimension(value, dims[2])});
     } else {
-      usage(prog, "unknown option " + a);
+      bad_value("--sizes", value, "'" + item + "' is neither N nor MxNxK");
     }
   }
-  for (const auto& s : o.sizes)
-    if (s.m < 1 || s.n < 1 || s.k < 1) usage(prog, "sizes must be >= 1");
-  if (o.sizes.empty()) usage(prog, "no sizes");
-  return o;
+  return out;
 }
 
 bool family_from_name(const std::string& name, int32_t* family) {
@@ -173,6 +158,73 @@ bool family_from_name(const std::string& name, int32_t* family) {
   else if (name == "auto") *family = TCGEMM_FAMILY_AUTO;
   else return false;
   return true;
+}
+
+std::vector<int32_t> family_list(const std::string& value) {
+  std::vector<int32_t> out;
+  for (const auto& name : split(value)) {
+    int32_t family = 0;
+    if (!family_from_name(name, &family))
+      bad_value("--family", value, "'" + name + "' is not shared_a, shared_ab, sm90_mma or auto");
+    out.push_back(family);
+  }
+  return out;
+}
+
+std::vector<std::string> trans_list(const std::string& value) {
+  const auto out = split(value);
+  for (const auto& t : out)
+    if (t.size() != 2 || !std::strchr("NnTtCc", t[0]) || !std::strchr("NnTtCc", t[1]))
+      bad_value("--trans", value, "'" + t + "' must be two of N/T/C, e.g. NN or TN");
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") usage(argv[0]);
+    if (i + 1 >= argc) usage_error("option " + a + " needs a value");
+    const std::string v = argv[++i];
+    if (a == "--family") {
+      o.families = family_list(v);
+    } else if (a == "--tile") {
+      o.tiles = config_list(a, v);
+    } else if (a == "--tile-n") {
+      o.tiles_n = config_list(a, v);
+    } else if (a == "--tile-k") {
+      o.tile_ks = config_list(a, v);
+    } else if (a == "--pad-a") {
+      o.pads_a = config_list(a, v);
+    } else if (a == "--pad-b") {
+      o.pads_b = config_list(a, v);
+    } else if (a == "--stages") {
+      o.stages = config_list(a, v);
+    } else if (a == "--sizes") {
+      o.sizes = size_list(v);
+    } else if (a == "--trans") {
+      o.trans = trans_list(v);
+    } else if (a == "--alpha") {
+      o.alpha = double_value(a, v);
+    } else if (a == "--beta") {
+      o.beta = double_value(a, v);
+    } else if (a == "--reps") {
+      o.reps = int(int_value(a, v, kMinReps, INT_MAX));
+    } else if (a == "--warmup") {
+      o.warmup = int(int_value(a, v, 0, INT_MAX));
+    } else if (a == "--seed") {
+      o.seed = uint64_t(int_value(a, v, 0, LLONG_MAX));
+    } else if (a == "--csv") {
+      if (v.empty()) usage_error("--csv needs a file name");
+      o.csv = v;
+    } else {
+      usage_error("unknown option " + a);
+    }
+  }
+  std::string why;
+  // Checked now rather than when the results are written, after the whole GPU run.
+  if (!o.csv.empty() && !tcgemm::bench::check_writable(o.csv, &why)) bad_value("--csv", o.csv, "cannot write: " + why);
+  return o;
 }
 
 // Every configuration of the family the options ask for (the family's default where a list is empty).
@@ -385,14 +437,8 @@ int run(const Options& o) {
   cublasSetStream(handle, stream);
 
   std::vector<std::pair<int32_t, tcgemm_config>> configs;
-  for (const auto& name : o.families) {
-    int32_t family = 0;
-    if (!family_from_name(name, &family)) {
-      std::fprintf(stderr, "tcgemm-bench: unknown family '%s'\n", name.c_str());
-      return 2;
-    }
+  for (const int32_t family : o.families)
     for (const auto& c : expand_configs(o, family)) configs.emplace_back(family, c);
-  }
 
   print_header();
   std::vector<Row> rows;
@@ -429,9 +475,16 @@ int run(const Options& o) {
         fill_random(hA, o.seed * 1000003u + 3 * point);
         fill_random(hB, o.seed * 1000003u + 3 * point + 1);
         fill_random(hC0, o.seed * 1000003u + 3 * point + 2);
-        cuda_check(cudaMemcpy(dA.ptr, hA.data(), a_count * sizeof(double), cudaMemcpyHostToDevice), "upload A");
-        cuda_check(cudaMemcpy(dB.ptr, hB.data(), b_count * sizeof(double), cudaMemcpyHostToDevice), "upload B");
-        cuda_check(cudaMemcpy(dC0.ptr, hC0.data(), c_count * sizeof(double), cudaMemcpyHostToDevice), "upload C");
+        // Uploads on the launch stream: a plain cudaMemcpy from pageable memory runs on the legacy stream,
+        // which a non-blocking stream does not wait for, and may return before its DMA has finished. The
+        // stream synchronization makes the host buffers free to refill for the next point.
+        cuda_check(cudaMemcpyAsync(dA.ptr, hA.data(), a_count * sizeof(double), cudaMemcpyHostToDevice, stream),
+                   "upload A");
+        cuda_check(cudaMemcpyAsync(dB.ptr, hB.data(), b_count * sizeof(double), cudaMemcpyHostToDevice, stream),
+                   "upload B");
+        cuda_check(cudaMemcpyAsync(dC0.ptr, hC0.data(), c_count * sizeof(double), cudaMemcpyHostToDevice, stream),
+                   "upload C");
+        cuda_check(cudaStreamSynchronize(stream), "uploads");
 
         auto run_tcgemm = [&]() {
           const tcgemm_status s =

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cli_args.hpp"
 #include "sweep/sweep_cli.hpp"
 #include "sweep/sweep_format.hpp"
 #include "sweep/sweep_grid.hpp"
@@ -44,12 +46,14 @@ bool write_file(const std::string& path, const std::string& text, std::string* e
   return true;
 }
 
-// Checked before the sweep starts, so a typo in a path does not cost the whole run. Appending nothing
-// leaves an existing file as it is.
-bool writable(const std::string& path, std::string* error) {
-  if (path.empty()) return true;
-  std::ofstream out(path, std::ios::app);
-  if (!out) return *error = "cannot open " + path + " for writing", false;
+// Checked before the sweep starts, so a typo in a path does not cost the whole run.
+bool outputs_writable(const CliOptions& opt, std::string* error) {
+  const std::pair<const char*, const std::string*> outputs[] = {{"--csv", &opt.csv_path}, {"--md", &opt.md_path}};
+  for (const auto& [option, path] : outputs) {
+    std::string why;
+    if (!path->empty() && !tcgemm::bench::check_writable(*path, &why))
+      return *error = std::string(option) + " " + *path + ": cannot write: " + why, false;
+  }
   return true;
 }
 
@@ -113,7 +117,7 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (!writable(opt.csv_path, &error) || !writable(opt.md_path, &error)) {
+  if (!outputs_writable(opt, &error)) {
     std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
     return kExitUsage;
   }

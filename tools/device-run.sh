@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device-machine session's worth of runs, from a build directory made on the CPU machine and carried
-# along (see README "GPU runs"). Every step logs to $OUT (or ./device-logs) and the script prints a short
-# summary last.
+# along (see README "GPU runs"). Every step logs into a fresh directory, made with mktemp under $LOG_DIR
+# (default /tmp): nothing that exists is removed or overwritten. A short summary goes to $OUT/summary.txt
+# (or into the log directory without $OUT), the logs to $OUT/logs.tgz.
 #   tools/device-run.sh BUILD_DIR STEP...
 # Steps:
 #   tests       ctest over every test labelled gpu (C++ and Fortran suites, Fortran examples)
@@ -14,15 +15,17 @@ set -uo pipefail
 build=${1:?build dir}
 shift
 # The device tool brings back at most 8 files from $OUT: logs go to a work folder and come back as one
-# archive plus the summary.
-out=${LOG_DIR:-/tmp/tcgemm-device-logs}
-rm -rf "$out"
-mkdir -p "$out"
+# archive plus the summary. The folder is new for every run, because LOG_DIR names the user's directory:
+# clearing it for a run could delete whatever it was pointed at.
+log_parent=${LOG_DIR:-/tmp}
+mkdir -p "$log_parent" || exit 2
+out=$(mktemp -d "$log_parent/tcgemm-device-logs.XXXXXX") || exit 2
 summary="${OUT:-$out}/summary.txt"  # straight into $OUT, so a run cut short still reports
 touch "$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
 note "== $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+note "logs in $out"
 
 for step in "$@"; do
   case "$step" in
@@ -39,25 +42,38 @@ for step in "$@"; do
       ;;
     sanitize)
       # One compute-sanitizer process per (test executable, tool), several at a time: the suites use small
-      # problems, so the GPU has room, and the sanitizers' slowdown is mostly on the host side.
+      # problems, so the GPU has room, and the sanitizers' slowdown is mostly on the host side. The longest
+      # jobs (racecheck of the kernels with shared-memory tiles) start first. Each job writes its line to the
+      # summary as it ends, so a run stopped at its time limit still reports the jobs that finished.
       jobs=()
-      for exe in "$build"/tests/test_*_gpu; do
-        [ -x "$exe" ] || continue
-        tools="memcheck"
-        case "$(basename "$exe")" in
-          test_dmma_shared_gpu|test_sm90_gpu|test_dgemm_gpu|test_dmma_basic_gpu) tools="memcheck racecheck synccheck" ;;
-        esac
-        for tool in $tools; do jobs+=("$tool:$exe"); done
+      for tool in racecheck synccheck memcheck; do
+        for exe in "$build"/tests/test_*_gpu; do
+          [ -x "$exe" ] || continue
+          case "$tool:$(basename "$exe")" in
+            memcheck:*) ;;
+            *:test_dmma_shared_gpu|*:test_sm90_gpu|*:test_dgemm_gpu|*:test_dmma_basic_gpu|*:test_robustness_gpu) ;;
+            *) continue ;;
+          esac
+          jobs+=("$tool:$exe")
+        done
       done
       run_one() {
         local tool=${1%%:*} exe=${1#*:}
         local log="$out/san-$tool-$(basename "$exe").log"
-        compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10 "$exe" --gtest_brief=1 >"$log" 2>&1
-        echo "  $tool $(basename "$exe"): exit $?, $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?' "$log" | tail -1), $(grep -Eo '\[  PASSED  \] [0-9]+ tests?' "$log")"
+        # test_robustness_gpu: StickyError makes a kernel fault on purpose and DeviceReset resets the device,
+        # each in a child process the sanitizer would follow; the legacy-stream test times a host call
+        # against a spinning kernel. The plain run (step tests) covers those three.
+        local filter='*'
+        [ "$(basename "$exe")" = test_robustness_gpu ] &&
+          filter='-StickyError.*:DeviceReset.*:Concurrency.HostCallDoesNotWaitForTheLegacyStream'
+        timeout "${SAN_TIMEOUT:-3000}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10 "$exe" \
+          --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
+        local rc=$?
+        echo "  $tool $(basename "$exe"): exit $rc, $(grep -Eo 'ERROR SUMMARY: [0-9]+ errors?|RACECHECK SUMMARY: [0-9]+ hazards?' "$log" | tail -1), $(grep -Eo '\[  PASSED  \] [0-9]+ tests?' "$log") $(grep -Eo '\[  SKIPPED \] [0-9]+ tests?' "$log")" >>"$summary"
       }
       export -f run_one
-      export out
-      printf '%s\n' "${jobs[@]}" | xargs -P "${SAN_JOBS:-6}" -I{} bash -c 'run_one "$@"' _ {} | sort | tee -a "$summary"
+      export out summary
+      printf '%s\n' "${jobs[@]}" | xargs -P "${SAN_JOBS:-8}" -I{} bash -c 'run_one "$@"' _ {}
       ;;
     examples)
       for exe in "$build"/examples/tcgemm-example-* "$build"/fortran/tcgemm-fortran-example-* \

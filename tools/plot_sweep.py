@@ -7,7 +7,8 @@ ncu bank-conflict counts under the value when the CSV has them.
     /usr/bin/python3 tools/plot_sweep.py table3.csv --out-prefix plots/t3 --metric ratio_to_cublas
 
 Needs matplotlib; we use Debian's package (apt-get install python3-matplotlib), which belongs to the
-system interpreter /usr/bin/python3 (a pyenv or venv python3 may not see it).
+system interpreter /usr/bin/python3 (a pyenv or venv python3 may not see it). The arguments and the CSV
+are checked before matplotlib is imported, so --help and input errors work without it.
 """
 
 import argparse
@@ -17,18 +18,6 @@ import os
 import re
 import statistics
 import sys
-
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, no display needed
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import Normalize
-except ImportError:
-    sys.exit(
-        "plot_sweep.py: matplotlib is missing. Install Debian's python3-matplotlib "
-        "(apt-get install python3-matplotlib) and run this script with /usr/bin/python3."
-    )
 
 TIMES = "\u00d7"
 METRIC_LABELS = {
@@ -41,6 +30,25 @@ FAMILY_KNOBS = {
     "shared_ab": {"pad_a", "pad_b", "stages"},
     "sm90_mma": {"stages"},
 }
+INT_COLUMNS = ("M", "N", "K", "tile_m", "tile_n", "tile_k", "pad_a", "pad_b", "stages")
+# Empty for a point without a timing (skipped, failed, error), else a number.
+NUMBER_COLUMNS = ("tflops", "cublas_tflops", "ratio_to_cublas")
+NEEDED_COLUMNS = set(INT_COLUMNS) | {"family", "tflops", "status"}
+
+
+def import_pyplot():
+    """matplotlib.pyplot, imported only once the arguments and the CSV have passed their checks."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only, no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit(
+            "plot_sweep.py: matplotlib is missing. Install Debian's python3-matplotlib "
+            "(apt-get install python3-matplotlib) and run this script with /usr/bin/python3."
+        )
+    return plt
 
 
 def number(text):
@@ -51,18 +59,51 @@ def number(text):
     return None if math.isnan(v) else v
 
 
+def bad_cell(path, line, column, problem):
+    sys.exit(f"plot_sweep.py: {path}:{line}: column {column}: {problem}")
+
+
+def check_row(path, line, row):
+    """Converts the integer columns in place; exits with file:line: column: problem on a malformed cell."""
+    for key in sorted(NEEDED_COLUMNS):
+        if row[key] is None:
+            bad_cell(path, line, key, "missing (the line has fewer fields than the header)")
+    for key in INT_COLUMNS:
+        try:
+            row[key] = int(row[key])
+        except ValueError:
+            bad_cell(path, line, key, f"{row[key]!r} is not an integer")
+    for key in NUMBER_COLUMNS:
+        text = row.get(key)
+        if not text:
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            bad_cell(path, line, key, f"{text!r} is not a number")
+        if not math.isfinite(value):
+            bad_cell(path, line, key, f"{text!r} is not a finite number")
+
+
 def read_rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    needed = {"family", "M", "N", "K", "tile_m", "tile_n", "tile_k", "pad_a", "pad_b", "stages", "tflops", "status"}
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames is None:
+                sys.exit(f"plot_sweep.py: {path} is empty")
+            missing = NEEDED_COLUMNS - set(reader.fieldnames)
+            if missing:
+                sys.exit(
+                    f"plot_sweep.py: {path} is not a tcgemm-sweep CSV (missing columns: {', '.join(sorted(missing))})"
+                )
+            rows = []
+            for row in reader:
+                check_row(path, reader.line_num, row)  # line_num: the line the row ends on
+                rows.append(row)
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        sys.exit(f"plot_sweep.py: {path}: {e}")
     if not rows:
         sys.exit(f"plot_sweep.py: {path} has no data rows")
-    missing = needed - set(rows[0].keys())
-    if missing:
-        sys.exit(f"plot_sweep.py: {path} is not a tcgemm-sweep CSV (missing columns: {', '.join(sorted(missing))})")
-    for r in rows:
-        for key in ("M", "N", "K", "tile_m", "tile_n", "tile_k", "pad_a", "pad_b", "stages"):
-            r[key] = int(r[key])
     return rows
 
 
@@ -142,7 +183,9 @@ def cell_mark(status):
     return "\u2013"
 
 
-def plot_group(title, rows, axis, metric, path):
+def plot_group(plt, title, rows, axis, metric, path):
+    from matplotlib.colors import Normalize  # matplotlib is there: import_pyplot() has succeeded
+
     columns = sorted({column_value(r, axis) for r in rows})
     labels = []
     for r in rows:
@@ -231,6 +274,7 @@ def main():
     args = parser.parse_args()
 
     rows = read_rows(args.csv)
+    plt = import_pyplot()
     prefix = args.out_prefix or re.sub(r"\.csv$", "", args.csv)
     if args.metric != "tflops":
         prefix += "_" + args.metric
@@ -243,7 +287,7 @@ def main():
     for (title, tag), members in groups.items():
         path = f"{prefix}.png" if len(groups) == 1 else f"{prefix}_{tag}.png"
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        plot_group(title, members, axis, args.metric, path)
+        plot_group(plt, title, members, axis, args.metric, path)
         written.append(path)
     for path in written:
         print(path)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shared-memory bank-conflict counters for the points of a tcgemm-sweep grid, measured with Nsight Compute.
 #
-#   tools/sweep-ncu.sh [-b SWEEP_BINARY] [-o OUT.csv] [--] <tcgemm-sweep grid options>
+#   tools/sweep-ncu.sh [-b SWEEP_BINARY] [-o OUT.csv] -- <tcgemm-sweep grid options>
 #   e.g. tools/sweep-ncu.sh -b build/bench/tcgemm-sweep -o table2-ncu.csv -- --table2
 #        build/bench/tcgemm-sweep --table2 --ncu-metrics table2-ncu.csv --csv table2.csv --md table2.md
 #
@@ -20,16 +20,22 @@
 set -euo pipefail
 
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+# A usage error says what is wrong, then shows the usage: on stderr, exit status 2.
+usage_error() { echo "sweep-ncu: $*" >&2; usage >&2; exit 2; }
+# Called with the remaining arguments: without it, a missing value trips set -u on "$2" with an obscure
+# "unbound variable".
+need_value() { [[ $# -ge 2 && -n "$2" ]] || usage_error "$1 needs a value"; }
 
 sweep=""
 out="sweep-ncu.csv"
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    -b|--sweep) sweep="$2"; shift 2 ;;
-    -o|--out) out="$2"; shift 2 ;;
+    -b|--sweep) need_value "$@"; sweep="$2"; shift 2 ;;
+    -o|--out) need_value "$@"; out="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
-    *) break ;;
+    # The sweep's own options go after "--": a typo here must not reach ncu as a sweep option.
+    *) usage_error "unknown option '$1' (tcgemm-sweep's options go after --)" ;;
   esac
 done
 
@@ -41,6 +47,12 @@ if [[ -z "$sweep" ]]; then
 fi
 if [[ -z "$sweep" || ! -x "$sweep" ]]; then
   echo "sweep-ncu: tcgemm-sweep not found; pass it with -b path/to/tcgemm-sweep" >&2
+  exit 2
+fi
+# The grid options are checked by the sweep itself (host only, no GPU) before ncu gets to run it, so that
+# a bad option is reported here and not buried in ncu's log as a failed profile.
+if ! "$sweep" --dry-run "$@" >/dev/null; then
+  echo "sweep-ncu: tcgemm-sweep rejected the grid options: $*" >&2
   exit 2
 fi
 

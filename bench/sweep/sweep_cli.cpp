@@ -1,9 +1,8 @@
 #include "sweep_cli.hpp"
 
-#include <cerrno>
 #include <climits>
-#include <cstdlib>
-#include <map>
+
+#include "cli_args.hpp"
 
 namespace tcgemm::sweep {
 namespace {
@@ -21,17 +20,12 @@ bool is_one_of(const std::string& s, const char* const* list, size_t n) {
   return false;
 }
 
-bool parse_nonneg_int(const std::string& opt, const std::string& text, long long max, long long* out,
+bool parse_int_option(const std::string& opt, const std::string& text, long long min, long long max, long long* out,
                       std::string* error) {
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || v < 0 || v > max) {
-    *error = opt + " " + text + ": expected an integer between 0 and " + std::to_string(max);
-    return false;
-  }
-  *out = v;
-  return true;
+  std::string why;
+  if (bench::parse_integer(text, min, max, out, &why)) return true;
+  *error = opt + " " + text + ": " + why;
+  return false;
 }
 
 }  // namespace
@@ -147,19 +141,16 @@ bool parse_cli(const std::vector<std::string>& args, CliOptions* out, std::strin
     } else if (name == "--k") {
       ok = parse_size(value, &o.spec.k, &err);
     } else if (name == "--reps") {
-      if (!parse_nonneg_int(name, value, INT_MAX, &n, error)) return false;
-      if (n < kMinReps)
-        return *error = "--reps " + value + ": must be >= " + std::to_string(kMinReps) +
-                        " (the timing is a median of at least 10 runs)", false;
+      if (!parse_int_option(name, value, kMinReps, INT_MAX, &n, error)) return false;
       o.run.reps = int(n);
     } else if (name == "--warmup") {
-      if (!parse_nonneg_int(name, value, INT_MAX, &n, error)) return false;
+      if (!parse_int_option(name, value, 0, INT_MAX, &n, error)) return false;
       o.run.warmup = int(n);
     } else if (name == "--seed") {
-      if (!parse_nonneg_int(name, value, LLONG_MAX, &n, error)) return false;
+      if (!parse_int_option(name, value, 0, LLONG_MAX, &n, error)) return false;
       o.run.seed = uint64_t(n);
     } else if (name == "--device") {
-      if (!parse_nonneg_int(name, value, INT_MAX, &n, error)) return false;
+      if (!parse_int_option(name, value, 0, INT_MAX, &n, error)) return false;
       o.run.device = int(n);
     } else if (name == "--csv") {
       o.csv_path = value;

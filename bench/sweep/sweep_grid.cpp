@@ -1,9 +1,9 @@
 #include "sweep_grid.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
-#include <cstdlib>
+
+#include "cli_args.hpp"
 
 namespace tcgemm::sweep {
 namespace {
@@ -28,14 +28,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return parts;
 }
 
-// A whole item must be an integer in the int32 range; "4x", "", "1e3" are rejected.
+// A whole item (blanks around it allowed) must be an integer in the int32 range; "4x", "", "1e3" are rejected.
 bool parse_int32(const std::string& raw, int32_t* out) {
-  const std::string s = trim(raw);
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (errno != 0 || end == s.c_str() || *end != '\0' || v < INT32_MIN || v > INT32_MAX) return false;
+  long long v = 0;
+  std::string why;
+  if (!bench::parse_integer(trim(raw), INT32_MIN, INT32_MAX, &v, &why)) return false;
   *out = static_cast<int32_t>(v);
   return true;
 }
@@ -147,12 +144,10 @@ bool parse_tile_list(const std::string& text, std::vector<TileShape>* out, std::
 }
 
 bool parse_size(const std::string& raw, int64_t* out, std::string* error) {
-  const std::string s = trim(raw);
-  errno = 0;
-  char* end = nullptr;
-  const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || errno != 0 || end == s.c_str() || *end != '\0') {
-    *error = "'" + raw + "' is not an integer";
+  long long v = 0;
+  std::string why;
+  if (!bench::parse_integer(trim(raw), LLONG_MIN, LLONG_MAX, &v, &why)) {
+    *error = "'" + raw + "': " + why;
     return false;
   }
   if (v < 1) {

@@ -1,11 +1,20 @@
-// CPU tests of the sweep's host side: grid parsing, expansion and validation, the command line, CSV and
-// Markdown text (exact strings), progress lines, the correctness check, blocks/SM, and the ncu merge.
+// CPU tests of the sweep's host side: grid parsing, expansion and validation, the command line (and the
+// number parsing and output-file check it shares with tcgemm-bench), CSV and Markdown text (exact strings),
+// progress lines, the correctness check, blocks/SM, and the ncu merge.
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "cli_args.hpp"
 #include "sweep/sweep_check.hpp"
 #include "sweep/sweep_cli.hpp"
 #include "sweep/sweep_format.hpp"
@@ -223,7 +232,7 @@ TEST(SweepCli, Errors) {
   CliOptions o;
   std::string err;
   EXPECT_FALSE(cli({"--reps", "5"}, &o, &err));
-  EXPECT_EQ(err, "--reps 5: must be >= 10 (the timing is a median of at least 10 runs)");
+  EXPECT_EQ(err, "--reps 5: out of range: must be between 10 and 2147483647");
   EXPECT_FALSE(cli({"--bogus"}, &o, &err));
   EXPECT_EQ(err, "unknown option '--bogus' (see --help)");
   EXPECT_FALSE(cli({"--tiles"}, &o, &err));
@@ -239,9 +248,117 @@ TEST(SweepCli, Errors) {
   EXPECT_FALSE(cli({"--csv="}, &o, &err));
   EXPECT_EQ(err, "--csv needs a file name");
   EXPECT_FALSE(cli({"--warmup", "-1"}, &o, &err));
-  EXPECT_EQ(err, "--warmup -1: expected an integer between 0 and 2147483647");
+  EXPECT_EQ(err, "--warmup -1: out of range: must be between 0 and 2147483647");
   EXPECT_FALSE(cli({"--dry-run=1"}, &o, &err));
   EXPECT_EQ(err, "--dry-run takes no value");
+}
+
+// Numbers are taken whole and within the range of what they set: no truncation of a 64-bit value to int,
+// no trailing junk, no empty value read as 0.
+TEST(SweepCli, NumbersAreWholeAndInRange) {
+  CliOptions o;
+  std::string err;
+  EXPECT_FALSE(cli({"--reps", "4294967306"}, &o, &err));  // 2^32 + 10: int(...) would give 10
+  EXPECT_EQ(err, "--reps 4294967306: out of range: must be between 10 and 2147483647");
+  EXPECT_FALSE(cli({"--reps", "12x"}, &o, &err));
+  EXPECT_EQ(err, "--reps 12x: not an integer");
+  EXPECT_FALSE(cli({"--reps="}, &o, &err));
+  EXPECT_EQ(err, "--reps : not an integer");
+  EXPECT_FALSE(cli({"--warmup", " 5"}, &o, &err));
+  EXPECT_EQ(err, "--warmup  5: not an integer");
+  EXPECT_FALSE(cli({"--seed", "99999999999999999999"}, &o, &err));
+  EXPECT_EQ(err, "--seed 99999999999999999999: out of range: must be between 0 and 9223372036854775807");
+  EXPECT_FALSE(cli({"--device", "-1"}, &o, &err));
+  EXPECT_EQ(err, "--device -1: out of range: must be between 0 and 2147483647");
+  EXPECT_FALSE(cli({"--size", "12x"}, &o, &err));
+  EXPECT_EQ(err, "--size 12x: '12x': not an integer");
+  EXPECT_FALSE(cli({"--m", "99999999999999999999"}, &o, &err));
+  EXPECT_EQ(err, "--m 99999999999999999999: '99999999999999999999': out of range: must be between "
+                 "-9223372036854775808 and 9223372036854775807");
+  EXPECT_FALSE(cli({"--tiles", "4294967328"}, &o, &err));  // 2^32 + 32
+  EXPECT_EQ(err, "--tiles 4294967328: '4294967328' is not an integer");
+  ASSERT_TRUE(cli({"--reps", "2147483647", "--seed", "9223372036854775807"}, &o, &err)) << err;
+  EXPECT_EQ(o.run.reps, 2147483647);
+  EXPECT_EQ(o.run.seed, 9223372036854775807ull);
+}
+
+// ---- command-line values shared with tcgemm-bench (bench/cli_args.hpp) ---------------------------
+
+TEST(CliArgs, IntegersAreWholeAndInRange) {
+  long long v = 7;
+  std::string why;
+  ASSERT_TRUE(bench::parse_integer("42", 0, 100, &v, &why)) << why;
+  EXPECT_EQ(v, 42);
+  ASSERT_TRUE(bench::parse_integer("-9223372036854775808", LLONG_MIN, 0, &v, &why)) << why;
+  EXPECT_EQ(v, LLONG_MIN);
+  v = 7;
+  const std::vector<std::string> malformed = {"", " 5", "5 ", "12x", "x12", "-", "+", "1e3", "0x10",
+                                              std::string("12\0x", 4)};
+  for (const std::string& bad : malformed) {
+    SCOPED_TRACE("'" + bad + "'");
+    EXPECT_FALSE(bench::parse_integer(bad, LLONG_MIN, LLONG_MAX, &v, &why));
+    EXPECT_EQ(why, "not an integer");
+  }
+  EXPECT_FALSE(bench::parse_integer("4294967306", 1, INT_MAX, &v, &why));
+  EXPECT_EQ(why, "out of range: must be between 1 and 2147483647");
+  EXPECT_FALSE(bench::parse_integer("0", 1, INT_MAX, &v, &why));
+  EXPECT_EQ(why, "out of range: must be between 1 and 2147483647");
+  EXPECT_FALSE(bench::parse_integer("99999999999999999999", LLONG_MIN, LLONG_MAX, &v, &why));  // ERANGE
+  EXPECT_EQ(why, "out of range: must be between -9223372036854775808 and 9223372036854775807");
+  EXPECT_FALSE(bench::parse_integer("-99999999999999999999", LLONG_MIN, LLONG_MAX, &v, &why));
+  EXPECT_EQ(v, 7) << "output untouched on error";
+}
+
+TEST(CliArgs, DoublesAreWholeAndFinite) {
+  double v = 7;
+  std::string why;
+  ASSERT_TRUE(bench::parse_finite_double("-2.5e-3", &v, &why)) << why;
+  EXPECT_EQ(v, -2.5e-3);
+  ASSERT_TRUE(bench::parse_finite_double("1", &v, &why)) << why;
+  EXPECT_EQ(v, 1.0);
+  v = 7;
+  for (const std::string bad : {"", "foo", " 1", "1 ", "1.5x", "1,5", "--1"}) {
+    SCOPED_TRACE("'" + bad + "'");
+    EXPECT_FALSE(bench::parse_finite_double(bad, &v, &why));
+    EXPECT_EQ(why, "not a number");
+  }
+  for (const std::string bad : {"1e999", "-1e999", "1e-400"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(bench::parse_finite_double(bad, &v, &why));
+    EXPECT_EQ(why, "out of the range of a double");
+  }
+  for (const std::string bad : {"nan", "inf", "-Infinity"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(bench::parse_finite_double(bad, &v, &why));
+    EXPECT_EQ(why, "not a finite number");
+  }
+  EXPECT_EQ(v, 7.0) << "output untouched on error";
+}
+
+TEST(CliArgs, OutputFilesAreCheckedWithoutLeavingTraces) {
+  namespace fs = std::filesystem;
+  // ctest runs every test case in a process of its own: the pid makes the directory unique.
+  const fs::path dir = fs::temp_directory_path() / ("tcgemm-cli-args-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string why;
+  EXPECT_FALSE(bench::check_writable((dir / "missing-dir" / "x.csv").string(), &why));
+  EXPECT_EQ(why, std::strerror(ENOENT));
+  EXPECT_FALSE(bench::check_writable(dir.string(), &why));  // a directory
+  EXPECT_EQ(why, std::strerror(EISDIR));
+
+  const fs::path fresh = dir / "fresh.csv";
+  ASSERT_TRUE(bench::check_writable(fresh.string(), &why)) << why;
+  EXPECT_FALSE(fs::exists(fresh)) << "the file made for the check is removed again";
+
+  const fs::path old = dir / "old.csv";
+  std::ofstream(old) << "previous results\n";
+  ASSERT_TRUE(bench::check_writable(old.string(), &why)) << why;
+  std::ifstream in(old);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "previous results") << "an existing file keeps its contents";
+  fs::remove_all(dir);
 }
 
 // ---- CSV -----------------------------------------------------------------------------------------
