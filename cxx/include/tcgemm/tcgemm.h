@@ -59,7 +59,7 @@ typedef enum tcgemm_family {
 /*
  * A kernel configuration. Zero in tile_m/tile_n/tile_k/stages means "the family's default"; paddings are
  * taken as given (0 is a legal padding). tcgemm_default_config() fills a complete one.
- *   tile_m, tile_n : C tile computed by one thread block (shared_a: tile_n = tile_m, as in the seed)
+ *   tile_m, tile_n : C tile computed by one thread block (shared_a: tile_n = tile_m, as in the article)
  *   tile_k         : depth of the shared-memory A/B tiles (shared_ab, sm90_mma)
  *   pad_a, pad_b   : doubles added to the leading dimension of the shared-memory A and B tiles
  *   stages         : shared-memory pipeline depth (shared_ab, sm90_mma)

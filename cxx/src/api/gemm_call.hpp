@@ -1,0 +1,21 @@
+// The path every GEMM-like entry point takes (tcgemm_dgemm, tcgemm_dgemm_config and the example entry points):
+//   validate arguments -> validate configuration -> quick return -> device gate -> configuration on this
+//   device -> pending CUDA error -> (alpha == 0 or k == 0: scale C) -> the family's launcher.
+// Nothing touches the GPU before the first two steps pass, so a rejected call never launches and never
+// writes C.
+#pragma once
+
+#include "core/arguments.hpp"
+#include "core/problem.hpp"
+
+namespace tcgemm::detail {
+
+// The configuration tcgemm_dgemm uses on ctx's device: the Hopper family on compute capability 9.x when the
+// build carries its sm_90 code (block tile chosen for the problem's shape, families/sm90/shape_select.hpp),
+// else shared_ab. A null problem gives the defaults.
+tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p = nullptr);
+
+tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
+                       const ArgPositions& pos, cudaStream_t stream);
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,208 @@
+// Host-array DGEMM, for callers (Fortran above all) that do not manage device memory themselves.
+//
+// Memory and stream policy of tcgemm_dgemm_host (documented in tcgemm.h):
+//   - each call runs on its own non-blocking stream, so host calls from different threads overlap with each
+//     other and never wait for (or hold up) the legacy default stream;
+//   - its device buffers come from a memory pool that tcgemm owns, one per CUDA context, shared by all
+//     threads: a call takes its buffers from the pool and gives them back on its stream; whatever the pool
+//     holds beyond the retain limit (TCGEMM_HOST_WORKSPACE_BYTES, default 1 GiB) goes back to the device at
+//     the end of the call, so thread pools never hold GPU memory per thread;
+//   - pools are keyed by context id: after cudaDeviceReset a new pool is made and nothing of the destroyed
+//     context (pointer, pool, stream) is touched again;
+//   - copies are plain cudaMemcpyAsync from the caller's arrays. Pageable memory is staged by the driver
+//     through its own pinned buffers; memory the caller pinned (cudaHostRegister) goes by direct DMA. A
+//     pipelined, pinned-staging path is the drop-in BLAS layer's work.
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "core/arguments.hpp"
+#include "core/checked_math.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr uint64_t kDefaultRetainBytes = uint64_t(1) << 30;
+
+// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count) or the default.
+uint64_t retain_limit_bytes() {
+  static const uint64_t limit = [] {
+    const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
+    if (!text || !*text) return kDefaultRetainBytes;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : kDefaultRetainBytes;
+  }();
+  return limit;
+}
+
+struct HostPools {
+  std::mutex mutex;
+  std::map<uint64_t, cudaMemPool_t> by_context;  // context id -> tcgemm's pool in that context
+};
+HostPools& host_pools() {
+  static HostPools* pools = new HostPools;  // never destroyed: used by threads that outlive static destruction
+  return *pools;
+}
+
+// tcgemm's pool in the calling thread's current context (ctx), made on first use. nullptr (and success)
+// when the device has no memory-pool support: the call then uses cudaMalloc/cudaFree.
+tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
+  HostPools& pools = host_pools();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  auto it = pools.by_context.find(ctx.context_id);
+  if (it != pools.by_context.end()) {
+    *out = it->second;
+    return TCGEMM_SUCCESS;
+  }
+  int supported = 0;
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, ctx.device));
+  cudaMemPool_t pool = nullptr;
+  if (supported) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ctx.device;
+    TCGEMM_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+    uint64_t retain = retain_limit_bytes();
+    TCGEMM_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &retain));
+  }
+  pools.by_context[ctx.context_id] = pool;
+  *out = pool;
+  return TCGEMM_SUCCESS;
+}
+
+// Device buffers and the stream of one tcgemm_dgemm_host call. The destructor waits for the stream, returns
+// the buffers and destroys the stream, on success and failure alike, so no copy is in flight on the
+// caller's host arrays after the call returns. Its own CUDA errors are not reported (the call's result
+// is), and the runtime's last-error slot is left clean.
+class HostCall {
+ public:
+  ~HostCall() {
+    bool failed = false;
+    if (stream_) failed |= cudaStreamSynchronize(stream_) != cudaSuccess;
+    for (double* b : buffers_) {
+      if (!b) continue;
+      failed |= (pool_ ? cudaFreeAsync(b, stream_) : cudaFree(b)) != cudaSuccess;
+    }
+    if (stream_) {
+      failed |= cudaStreamSynchronize(stream_) != cudaSuccess;  // the pool trims to its limit here
+      failed |= cudaStreamDestroy(stream_) != cudaSuccess;
+    }
+    if (failed) (void)cudaGetLastError();
+  }
+
+  tcgemm_status start(const DeviceContext& ctx) {
+    TCGEMM_TRY(context_pool(ctx, &pool_));
+    TCGEMM_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    return TCGEMM_SUCCESS;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+  // A buffer of `elements` doubles (elements <= TCGEMM_MAX_MATRIX_BYTES / 8, by validation).
+  tcgemm_status allocate(int slot, int64_t elements, double** out) {
+    const size_t bytes = size_t(elements) * sizeof(double);
+    void* p = nullptr;
+    if (pool_) TCGEMM_CUDA_TRY(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_));
+    else TCGEMM_CUDA_TRY(cudaMalloc(&p, bytes));
+    buffers_[slot] = static_cast<double*>(p);
+    *out = buffers_[slot];
+    return TCGEMM_SUCCESS;
+  }
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  double* buffers_[3] = {nullptr, nullptr, nullptr};
+};
+
+}  // namespace
+}  // namespace tcgemm::detail
+
+using namespace tcgemm::detail;
+
+extern "C" {
+
+tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
+                                int64_t ldc) {
+  clear_error();
+  GemmProblem in;
+  in.transa = transa;
+  in.transb = transb;
+  in.m = m;
+  in.n = n;
+  in.k = k;
+  in.alpha = alpha;
+  in.A = A;
+  in.lda = lda;
+  in.B = B;
+  in.ldb = ldb;
+  in.beta = beta;
+  in.C = C;
+  in.ldc = ldc;
+  GemmProblem p;
+  TCGEMM_TRY(validate_problem(in, ArgNaming::Blas, kBlasPositions, &p));
+  if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
+  if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
+
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  const bool read_ab = p.alpha != 0.0 && p.k > 0;
+  // The matrices as stored: A is lda x (k or m columns), B is ldb x (n or k columns), C is ldc x n. Whole
+  // columns (ld rows) keep each copy contiguous; the last column needs only its rows. Validation bounded
+  // every extent by TCGEMM_MAX_MATRIX_BYTES, so these spans cannot overflow.
+  const int64_t a_cols = p.transa == 'N' ? p.k : p.m, a_rows = p.transa == 'N' ? p.m : p.k;
+  const int64_t b_cols = p.transb == 'N' ? p.n : p.k, b_rows = p.transb == 'N' ? p.k : p.n;
+  int64_t a_elems = 0, b_elems = 0, c_elems = 0;
+  if (!matrix_span_elements(a_rows, a_cols, p.lda, &a_elems) ||
+      !matrix_span_elements(b_rows, b_cols, p.ldb, &b_elems) || !matrix_span_elements(p.m, p.n, p.ldc, &c_elems))
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "matrix span overflows int64 (validation should have caught it)");
+
+  HostCall call;
+  TCGEMM_TRY(call.start(ctx));
+  const cudaStream_t s = call.stream();
+  double* dA = nullptr;
+  double* dB = nullptr;
+  double* dC = nullptr;
+  if (read_ab) {
+    TCGEMM_TRY(call.allocate(0, a_elems, &dA));
+    TCGEMM_TRY(call.allocate(1, b_elems, &dB));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dA, p.A, size_t(a_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dB, p.B, size_t(b_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
+  }
+  TCGEMM_TRY(call.allocate(2, c_elems, &dC));
+  // beta == 0: C is not read, so the host C is not uploaded either (it may hold NaN).
+  if (p.beta != 0.0)
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dC, p.C, size_t(c_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
+
+  TCGEMM_TRY(tcgemm_dgemm(p.transa, p.transb, p.m, p.n, p.k, p.alpha, dA, p.lda, dB, p.ldb, p.beta, dC, p.ldc, s));
+  // Copy back column by column only the m rows: the rows m..ldc-1 of the caller's C stay untouched.
+  TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(p.C, size_t(p.ldc) * sizeof(double), dC, size_t(p.ldc) * sizeof(double),
+                                    size_t(p.m) * sizeof(double), size_t(p.n), cudaMemcpyDeviceToHost, s));
+  TCGEMM_CUDA_TRY(cudaStreamSynchronize(s));
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_release_workspace(void) {
+  clear_error();
+  // Trims the current context's pool to nothing. Pools of other devices keep at most the retain limit; the
+  // entry of a context destroyed by cudaDeviceReset is never used again (its id never comes back).
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return TCGEMM_SUCCESS;  // no device: nothing was ever allocated
+  }
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  HostPools& pools = host_pools();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  auto it = pools.by_context.find(ctx.context_id);
+  if (it != pools.by_context.end() && it->second) TCGEMM_CUDA_TRY(cudaMemPoolTrimTo(it->second, 0));
+  return TCGEMM_SUCCESS;
+}
+
+}  // extern "C"

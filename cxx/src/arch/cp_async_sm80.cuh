@@ -1,0 +1,88 @@
+// cp.async (sm_80 and newer): global -> shared copies that do not pass through registers, in the forms the
+// families use. One set of wrappers for every family; what differs between them is a template parameter:
+//   kBytes   16 copies use .cg (cached in L2 only: a block reads each element once, L1 would only be
+//            polluted); .cg exists only for 16 bytes, so 8-byte copies use .ca;
+//   kClobber whether the asm statement carries a "memory" clobber (see Clobber).
+// The _zfill forms take a source byte count: only src_bytes are read and the rest of the destination is
+// zero-filled, which is how edge tiles are padded with zeros.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace tcgemm::detail::arch {
+
+// kMemory: the compiler may move no memory access across the copy. The WMMA families want this: they read
+// their shared tiles between barriers with wmma::load_matrix_sync and keep the code simple.
+// kNone: other memory accesses (fragment loads from other pipeline stages) may be scheduled across the
+// copies. Safe when the destination is read only after cp_async_wait and __syncthreads, which are compiler
+// barriers themselves (sm90_mma's pipeline; it measurably needs the freedom).
+enum class Clobber { kMemory, kNone };
+
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+template <int kBytes, Clobber kClobber>
+__device__ __forceinline__ void cp_async_zfill(uint32_t dst, const void* src, int src_bytes) {
+  static_assert(kBytes == 16 || kBytes == 8, "cp.async copies 4, 8 or 16 bytes; tcgemm uses 8 and 16");
+  if constexpr (kBytes == 16 && kClobber == Clobber::kNone)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+  else if constexpr (kBytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+  else if constexpr (kClobber == Clobber::kNone)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+
+// Whole-chunk copies, for sources known to be in bounds.
+template <int kBytes, Clobber kClobber>
+__device__ __forceinline__ void cp_async(uint32_t dst, const void* src) {
+  static_assert(kBytes == 16 || kBytes == 8, "cp.async copies 4, 8 or 16 bytes; tcgemm uses 8 and 16");
+  if constexpr (kBytes == 16 && kClobber == Clobber::kNone)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+  else if constexpr (kBytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+  else if constexpr (kClobber == Clobber::kNone)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(src) : "memory");
+}
+// The same from generic pointers (the source converted to a global-space address).
+template <int kBytes, Clobber kClobber>
+__device__ __forceinline__ void cp_async(void* smem_dst, const void* gmem_src) {
+  cp_async<kBytes, kClobber>(smem_address(smem_dst),
+                             reinterpret_cast<const void*>(__cvta_generic_to_global(gmem_src)));
+}
+
+template <Clobber kClobber>
+__device__ __forceinline__ void cp_async_commit() {
+  if constexpr (kClobber == Clobber::kNone) asm volatile("cp.async.commit_group;\n");
+  else asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+// Waits until at most kPending of this thread's committed groups are still in flight. Always a compiler
+// barrier: what the wait protects is read right after it.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// wait_group takes an immediate; a pipeline whose depth is a run-time value branches (uniformly) to it.
+constexpr int kWaitPendingMax = 7;
+__device__ __forceinline__ void cp_async_wait_pending(int pending) {
+  switch (pending) {
+    case 0: cp_async_wait<0>(); break;
+    case 1: cp_async_wait<1>(); break;
+    case 2: cp_async_wait<2>(); break;
+    case 3: cp_async_wait<3>(); break;
+    case 4: cp_async_wait<4>(); break;
+    case 5: cp_async_wait<5>(); break;
+    case 6: cp_async_wait<6>(); break;
+    default: cp_async_wait<kWaitPendingMax>(); break;
+  }
+}
+
+}  // namespace tcgemm::detail::arch

@@ -1,0 +1,245 @@
+// Device gate, per-device property cache, context identity, and once-per-kernel attribute setup.
+#include <cuda.h>  // CUcontext and the driver entry points' types; the functions come via the runtime
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr int kMinCcMajor = 8;  // FP64 WMMA (DMMA) needs sm_80 or newer
+
+std::mutex g_mutex;
+std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
+std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
+std::map<std::pair<const void*, int>, int> g_code_version;  // (kernel, device) -> usable code version
+
+bool is_no_device_error(cudaError_t e) {
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorInitializationError;
+}
+
+// Makes `device` the calling thread's current device for the scope's lifetime and restores the previous one,
+// for queries (cudaFuncGetAttributes) that answer for the current device only.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    if (cudaGetDevice(&previous_) != cudaSuccess) {
+      (void)cudaGetLastError();
+      previous_ = -1;
+    }
+    if (previous_ != device) status_ = cudaSetDevice(device);
+  }
+  ~DeviceScope() {
+    if (previous_ >= 0 && status_ == cudaSuccess && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  cudaError_t status() const { return status_; }
+
+ private:
+  int previous_ = -1;
+  cudaError_t status_ = cudaSuccess;
+};
+
+tcgemm_status query_device(int device, DeviceContext* ctx) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_devices.find(device);
+    if (it != g_devices.end()) {
+      *ctx = it->second;
+      return TCGEMM_SUCCESS;
+    }
+  }
+  DeviceContext c;
+  c.device = device;
+  int optin = 0, per_sm = 0;
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.sm_count, cudaDevAttrMultiProcessorCount, device));
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  c.smem_optin = optin;
+  c.smem_per_sm = per_sm;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_devices[device] = c;
+  *ctx = c;
+  return TCGEMM_SUCCESS;
+}
+
+// The driver's cuCtxGetCurrent and cuCtxGetId, reached through the runtime (cudaGetDriverEntryPointByVersion),
+// so that tcgemm needs no link-time dependency on libcuda and still loads on machines without a driver.
+struct DriverContextApi {
+  CUresult (*get_current)(CUcontext*) = nullptr;
+  CUresult (*get_id)(CUcontext, unsigned long long*) = nullptr;
+};
+
+const DriverContextApi& driver_context_api() {
+  static const DriverContextApi api = [] {
+    DriverContextApi a;
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    // 12000: both functions exist since CUDA 12.0 (cuCtxGetId was added then).
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess)
+      a.get_current = reinterpret_cast<CUresult (*)(CUcontext*)>(fn);
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetId", &fn, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess)
+      a.get_id = reinterpret_cast<CUresult (*)(CUcontext, unsigned long long*)>(fn);
+    (void)cudaGetLastError();
+    return a;
+  }();
+  return api;
+}
+
+bool read_current_context_id(uint64_t* id) {
+  const DriverContextApi& api = driver_context_api();
+  CUcontext current = nullptr;
+  unsigned long long value = 0;
+  if (!api.get_current || !api.get_id || api.get_current(&current) != CUDA_SUCCESS || !current ||
+      api.get_id(current, &value) != CUDA_SUCCESS)
+    return false;
+  *id = value;
+  return true;
+}
+
+// The id of the context the runtime launches into on this thread. Before the runtime's first use on the
+// thread, and after cudaDeviceReset destroyed the context, there is none (or a dead one): cudaSetDevice makes
+// the device's primary context current (since CUDA 12 it initialises it), and the read is repeated.
+tcgemm_status current_context_id(int device, uint64_t* id) {
+  if (read_current_context_id(id)) return TCGEMM_SUCCESS;
+  TCGEMM_CUDA_TRY(cudaSetDevice(device));
+  if (read_current_context_id(id)) return TCGEMM_SUCCESS;
+  // Without the driver entry points (a driver older than CUDA 12) there is no id: 0 then stands for
+  // "unknown", and the per-context caches behave as before (one context per device for the process).
+  *id = 0;
+  return TCGEMM_SUCCESS;
+}
+
+// Finds the device to use: `device` >= 0, or the calling thread's current device.
+tcgemm_status resolve_device(int device, int device_arg_pos, int* out) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (is_no_device_error(e) || (e == cudaSuccess && count == 0)) {
+    (void)cudaGetLastError();
+    return set_error(TCGEMM_ERROR_NO_DEVICE, "no CUDA device is available (%s: %s)",
+                     e == cudaSuccess ? "cudaGetDeviceCount" : cudaGetErrorName(e),
+                     e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
+  }
+  if (e != cudaSuccess) return set_cuda_error(e, "cudaGetDeviceCount");
+  if (device < 0) {
+    TCGEMM_CUDA_TRY(cudaGetDevice(&device));
+  } else if (device >= count) {
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, device_arg_pos,
+                         "device=%d: must be < the number of CUDA devices (%d)", device, count);
+  }
+  *out = device;
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace
+
+tcgemm_status device_gate(int requested, DeviceContext* ctx, int device_arg_pos) {
+  int device = 0;
+  TCGEMM_TRY(resolve_device(requested, device_arg_pos, &device));
+  TCGEMM_TRY(query_device(device, ctx));
+  if (ctx->cc_major < kMinCcMajor)
+    return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                     "device %d has compute capability %d.%d; tcgemm's FP64 tensor-core kernels need 8.0 or newer",
+                     device, ctx->cc_major, ctx->cc_minor);
+  // The context id matters only where tcgemm launches: into the current device's context.
+  int current = -1;
+  TCGEMM_CUDA_TRY(cudaGetDevice(&current));
+  if (current == device) TCGEMM_TRY(current_context_id(device, &ctx->context_id));
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name) {
+  const auto key = std::make_pair(kernel, ctx.context_id);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_smem_raised.count(key)) return TCGEMM_SUCCESS;
+  }
+  cudaFuncAttributes attr;
+  cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
+  if (e != cudaSuccess) return set_cuda_error(e, kernel_name);
+  // The opt-in limit covers static + dynamic shared memory; leave room for the kernel's static part.
+  const int dynamic_max = int(ctx.smem_optin) - int(attr.sharedSizeBytes);
+  e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_max);
+  if (e != cudaSuccess) return set_cuda_error(e, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_smem_raised.insert(key);
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status check_kernel_image(const void* kernel, const DeviceContext& ctx, const char* kernel_name,
+                                 int min_version) {
+  const auto key = std::make_pair(kernel, ctx.device);
+  int version = -1;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = g_code_version.find(key);
+    if (it != g_code_version.end()) version = it->second;
+  }
+  if (version < 0) {
+    cudaFuncAttributes attr;
+    cudaError_t e;
+    {
+      // cudaFuncGetAttributes answers for the current device; ask it about ctx.device, which the cache key
+      // names (tcgemm_config_check_device may ask about a device other than the current one).
+      DeviceScope scope(ctx.device);
+      e = scope.status();
+      if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, kernel);
+    }
+    if (e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice) {
+      (void)cudaGetLastError();
+      return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                       "%s: this build of tcgemm has no code for device %d (compute capability %d.%d): %s; rebuild "
+                       "with CMAKE_CUDA_ARCHITECTURES including %d%d",
+                       kernel_name, ctx.device, ctx.cc_major, ctx.cc_minor, cudaGetErrorString(e), ctx.cc_major,
+                       ctx.cc_minor);
+    }
+    if (e != cudaSuccess) return set_cuda_error(e, kernel_name);
+    // binaryVersion is the device's own architecture when the driver JIT-compiled PTX; the PTX version says
+    // which architecture the source was compiled for (a compute_80 PTX of an sm_90-only kernel body is empty).
+    version = attr.binaryVersion < attr.ptxVersion ? attr.binaryVersion : attr.ptxVersion;
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_code_version[key] = version;
+  }
+  if (version < min_version)
+    return set_error(TCGEMM_ERROR_ARCHITECTURE,
+                     "%s: the loaded code is for sm_%d but this kernel needs sm_%d code; rebuild with "
+                     "CMAKE_CUDA_ARCHITECTURES including %d",
+                     kernel_name, version, min_version, min_version);
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace tcgemm::detail
+
+extern "C" tcgemm_status tcgemm_device_info_get(int32_t device, tcgemm_device_info* info) {
+  using namespace tcgemm::detail;
+  clear_error();
+  if (!info) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "info is NULL");
+  int dev = 0;
+  TCGEMM_TRY(resolve_device(device, 1, &dev));
+  DeviceContext ctx;
+  TCGEMM_TRY(query_device(dev, &ctx));
+  cudaDeviceProp prop;
+  TCGEMM_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+  std::memset(info, 0, sizeof *info);
+  std::snprintf(info->name, sizeof info->name, "%s", prop.name);
+  info->device = dev;
+  info->cc_major = ctx.cc_major;
+  info->cc_minor = ctx.cc_minor;
+  info->sm_count = ctx.sm_count;
+  info->shared_memory_per_block_optin = ctx.smem_optin;
+  info->shared_memory_per_sm = ctx.smem_per_sm;
+  info->global_memory = int64_t(prop.totalGlobalMem);
+  return TCGEMM_SUCCESS;
+}

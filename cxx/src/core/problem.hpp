@@ -1,0 +1,59 @@
+// The internal contract between the API layer (api/), the rules (core/) and the kernel families
+// (families/): one GEMM call, the device it runs on, and the one launcher signature every family has.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "tcgemm/tcgemm.h"
+
+namespace tcgemm::detail {
+
+// One GEMM call, BLAS semantics: C <- alpha op(A) op(B) + beta C, column-major.
+// transa/transb are normalised to 'N' or 'T' before a launcher sees them.
+struct GemmProblem {
+  char transa = 'N';
+  char transb = 'N';
+  int64_t m = 0, n = 0, k = 0;
+  double alpha = 1.0;
+  const double* A = nullptr;
+  int64_t lda = 1;
+  const double* B = nullptr;
+  int64_t ldb = 1;
+  double beta = 0.0;
+  double* C = nullptr;
+  int64_t ldc = 1;
+};
+
+// What the launchers need to know about the device they run on (queried once per device, cached).
+struct DeviceContext {
+  int device = 0;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  int64_t smem_optin = 0;   // bytes per block after cudaFuncSetAttribute
+  int64_t smem_per_sm = 0;  // bytes
+  // The CUDA context the call runs in (cuCtxGetId: unique for the process's lifetime). Caches of
+  // per-context state (kernel attributes, memory pools) are keyed by it, so that after cudaDeviceReset
+  // nothing from the destroyed context is reused.
+  uint64_t context_id = 0;
+};
+
+// The one launcher signature. A launcher is called only after:
+//   - the problem passed validation (sizes, leading dimensions, pointers) and is not a quick return,
+//   - m >= 1, n >= 1, k >= 1 and alpha != 0 (alpha == 0 or k == 0 is handled by launch_scale_c),
+//   - the config passed validate_config() and fits the device (architecture, shared memory).
+// It enqueues its kernel(s) on `stream`, checks the launch, and returns TCGEMM_SUCCESS or a CUDA error
+// set through set_cuda_error().
+using FamilyLauncher = tcgemm_status (*)(const GemmProblem&, const tcgemm_config&, const DeviceContext&,
+                                         cudaStream_t);
+
+// Thread blocks one launch of a family needs along its one-block-per-tile grid dimension, and whether n
+// (rather than m) is the size to blame when that exceeds the grid limit (the grid rule, check_grid).
+struct GridNeed {
+  int64_t blocks;
+  bool blame_n;
+};
+
+}  // namespace tcgemm::detail

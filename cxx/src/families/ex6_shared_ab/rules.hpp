@@ -1,0 +1,38 @@
+// Example 6 of the CUDA Fortran tensor-core article: tile x tile_k A and tile_k x tile B tiles in dynamic
+// shared memory, leading dimensions padded by pad_a and pad_b (the article's smPadA, smPadB), one or two
+// pipeline stages (kernel.cu). Host-only facts and rules: included by the family table (CPU CI checks them)
+// and by the kernel.
+#pragma once
+
+#include <cstdint>
+
+#include "core/arguments.hpp"
+#include "families/common/shared_tiles.hpp"
+
+namespace tcgemm::detail {
+
+// tile_k is a run-time loop bound (a multiple of kWmmaK); stages 1 (the article's load-sync-compute) or 2
+// (double buffering: the next k-tile is copied with cp.async while the current one is multiplied).
+constexpr int kSharedABMinTileK = 4;
+constexpr int kSharedABMaxTileK = 256;
+constexpr int kSharedABMaxStages = 2;
+constexpr int kSharedABDefaultTile = 128;  // 141 KB of shared memory: fits an A100 too
+constexpr int kSharedABDefaultTileK = 32;
+constexpr int kSharedABDefaultPad = 4;
+constexpr int kSharedABDefaultStages = 2;
+
+// Shared memory of one block, in bytes: per stage a padded A tile (tile + pad_a) x tile_k and a padded B
+// tile (tile_k + pad_b) x tile. Validation and the launcher both use it.
+constexpr int64_t shared_ab_smem_bytes(int tile, int tile_k, int pad_a, int pad_b, int stages) {
+  return int64_t(sizeof(double)) * stages * (int64_t(tile + pad_a) * tile_k + int64_t(tile_k + pad_b) * tile);
+}
+
+// ---- rules (rules.cpp) ----
+tcgemm_status validate_shared_ab_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
+int64_t shared_ab_config_smem_bytes(const tcgemm_config& resolved);
+int shared_ab_threads(const tcgemm_config& resolved);  // one warp per 8-row block row of C
+
+// ---- launcher (kernel.cu): full BLAS semantics ----
+tcgemm_status launch_shared_ab(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,75 @@
+// sm90_mma: the constants, the kernel parameter block and the small device helpers every part of the family
+// uses (operand_tile.cuh, kernel.cuh, plan.cuh). The design is described in kernel.cuh.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "arch/cp_async_sm80.cuh"
+#include "arch/mma_sm90.cuh"
+#include "families/sm90/rules.hpp"
+
+namespace tcgemm::detail::sm90 {
+
+// ---- instruction and memory constants ------------------------------------------------------------
+constexpr int kMmaM = 16;             // rows of one mma tile
+constexpr int kMmaN = 8;              // columns of one mma tile
+constexpr int kKBlock = 16;            // k depth over which each lane owns 4 consecutive k
+constexpr int kKPerLane = 4;          // physical k owned by one lane inside a k-block: [4t, 4t + 4)
+constexpr int kLanesPerGroup = 4;     // threadID_in_group range
+constexpr int kChunkBytes = 16;       // cp.async / ld.shared.v2.f64 width
+constexpr int kChunkDoubles = 2;
+constexpr int kBankLineChunks = 8;    // 32 banks x 4 bytes = 128 bytes = 8 chunks
+constexpr int kRasterGroupM = 8;      // C tile rows per rasterization group (4 and 16: same speed)
+constexpr int kWarpSizeThreads = 32;
+constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
+constexpr int kMaxPendingStages = arch::kWaitPendingMax + 1;  // stages - 2 <= kWaitPendingMax groups in flight
+// The copies of this family carry no "memory" clobber: a stage is read only after cp_async_wait and
+// __syncthreads, and fragment loads of other stages may then be scheduled across the copies.
+constexpr arch::Clobber kCopyClobber = arch::Clobber::kNone;
+constexpr int kPipeNone = 0, kPipeGroup = 1, kPipeStep = 2;  // fragment pipelines (see "Pipeline" above)
+// The mma k-shape used by the library (16, 8 or 4). Chosen by measurement: docs/tuning.md.
+#ifndef TCGEMM_SM90_MMA_K
+#define TCGEMM_SM90_MMA_K 8
+#endif
+constexpr int kMmaK = TCGEMM_SM90_MMA_K;
+
+// Everything a kernel instance needs from one call (host fills it, kernel reads it by value).
+struct Params {
+  const double* A;
+  const double* B;
+  double* C;
+  int64_t lda, ldb, ldc;
+  int64_t m, n, k;
+  double alpha, beta;
+  int64_t tiles_m, tiles_n;  // C tile grid, one block per tile (validation: at most 2^31 - 1 tiles)
+  int stages;                // pipeline depth, validated against the shape's range
+  int c_vec16;               // 1: 16-byte C accesses allowed (base 16-byte aligned and ldc even)
+};
+
+// threadIdx.x read through a volatile asm: the compiler cannot merge it with an earlier read, so a value
+// needed only after the main loop is not held in a register across it.
+__device__ __forceinline__ int thread_index_reread() {
+  int tid;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
+  return tid;
+}
+
+// Calls f(std::integral_constant<int, i>) for i in [kBegin, kEnd): an unrolled loop whose index can be
+// a template argument.
+template <int kBegin, int kEnd, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  if constexpr (kBegin < kEnd) {
+    f(std::integral_constant<int, kBegin>{});
+    static_for<kBegin + 1, kEnd>(f);
+  }
+}
+
+__host__ __device__ constexpr int log2_exact(int v) { return v <= 1 ? 0 : 1 + log2_exact(v / 2); }
+__host__ __device__ constexpr int clamp_bytes(int64_t bytes) {
+  return bytes <= 0 ? 0 : (bytes >= kChunkBytes ? kChunkBytes : static_cast<int>(bytes));
+}
+
+}  // namespace tcgemm::detail::sm90

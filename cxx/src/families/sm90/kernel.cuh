@@ -1,0 +1,465 @@
+// sm90_mma: Hopper FP64 GEMM on mma.sync.aligned.m16n8k{4,8,16}.row.col.f64 (DMMA.16 in SASS), fed by a
+// multistage cp.async shared-memory pipeline. Full BLAS semantics: C <- alpha op(A) op(B) + beta C,
+// column-major, any m, n, k, leading dimension and base-pointer alignment.
+//
+// Files: common.cuh (constants, parameters), operand_tile.cuh (shared-memory tiles and their copies),
+// this header (the design and the kernel template), plan.cuh (the host side of one call), launch.cu (the
+// instances of the shape table kSm90Shapes, rules.hpp, and the launcher); the PTX instructions are wrapped
+// in arch/. The tuning probe (tests/probes/) instantiates variants outside the table through testing.cuh.
+//
+// Design (all indices are inside one thread block's tile unless said otherwise):
+//
+// * Fragment ownership. In every m16n8k* f64 shape, lane = 4 * groupID + threadID_in_group (g, t) holds
+//   A rows {g, g+8}, B column g and the k values t + 4w (w < k/4). Three permutations are free, because
+//   they are applied identically to both operands of the product (k) or to an operand and to C (m, n):
+//     - k: logical k = t + 4w of the mma is stored at physical k = 4t + w (+ offset of the mma in the
+//       16-deep "k-block"). So over a 16-deep k-block a thread owns the 4 consecutive physical k [4t, 4t+4).
+//     - m: logical row r (0..15) of m-tile i of a warp is physical warp row RT*(r % 8) + 2i + r / 8,
+//       RT = rows per thread = warp_m / 8. So a thread owns the RT consecutive rows [RT*g, RT*g + RT).
+//     - n: logical column c (0..7) of n-tile j is physical warp column NT*c + j, NT = warp_n / 8. So a
+//       thread owns B columns [NT*g, NT*g + NT) and C columns [2NT*t, 2NT*t + 2NT).
+//   Consequence: every fragment load is a 16-byte ld.shared.v2.f64 (two rows, or two k, at once), and a
+//   thread's C values form a contiguous RT x 2NT block (16-byte stores in the epilogue). A 16-byte load
+//   lands directly in the DMMA operand registers when it delivers an A pair {row g, row g+8} at one k
+//   (mn-contiguous A) or a B pair {k t, k t+4} of one column (k-contiguous B): the 'N','N' layouts. The
+//   other forms: 'T','T' runs as C^T = B A ('N','N' layouts, C stored transposed); 'N','T' uses m16n8k4
+//   (one B value per MMA, so either half of a 16-byte load fits); 'T','N' needs register moves for A.
+//
+// * Shared-memory layouts (no padding; XOR swizzle of 16-byte chunks inside 128-byte bank lines). Each
+//   operand is stored the way its global source is contiguous, so cp.async copies 16-byte chunks:
+//     - "mn-contiguous" [k][mn] (A with transa = 'N', B with transb = 'T'): row k, chunk c stored at
+//       chunk c ^ sw(k), sw spreads the 2 bits of (k / 4) % 4 (= t of the reading lanes) into the 3 chunk
+//       bits that the lane's g parity does not use. A quarter-warp (lanes 8q..8q+7 = g in {2q, 2q+1},
+//       t in 0..3) then reads 8 distinct 16-byte slots of the bank line: conflict-free.
+//     - "k-contiguous" [mn][k] (A with transa = 'T', B with transb = 'N'): row r, chunk c stored at chunk
+//       c ^ ((r / PER) % 2), PER = values per thread along mn; the two g of a quarter-warp read rows of
+//       opposite parity, so their chunks 2t + p land on opposite halves of the slot pairs: conflict-free.
+//   The smem layout is a compile-time property of (trans, tile); tcgemm_config.pad_a/pad_b must be 0.
+//
+// * Pipeline: `stages` (run-time, within the shape's range) buffers of tile_k-deep A and B k-tiles. The
+//   copy of k-tile kt + stages - 1 is issued while k-tile kt is multiplied. Fragment loads (Traits::
+//   kPipeline): kPipeGroup double buffers whole k8 groups in registers (next group loaded before the
+//   current group's MMAs, the stage barrier before the last group's MMAs, so the tensor pipe has queued
+//   work while warps wait); kPipeStep does the same per k4 step with half the registers; kPipeNone loads
+//   each group right before its MMAs. With 64x32 warp tiles (128 accumulator registers) kPipeGroup fits
+//   255 registers only for the 'N','N' layouts; the launcher picks the pipeline per form (launch.cu).
+//
+// * Edges: the edge-handling copies carry a byte count (cp.async src-size): 16, 8 or 0 bytes are read and
+//   the rest of the 16-byte destination is zero-filled. Rows/columns beyond m/n and k beyond k therefore
+//   contribute zeros, and the MMA code has no edge branches. 16-byte copies are used when the operand's
+//   base is 16-byte aligned and its leading dimension is even (decided per call on the host); otherwise
+//   8-byte copies fill the same layout. Their byte counts, 64-bit bound compares and fallback pointers
+//   cost ~200 integer instructions per k-tile per thread, so the main loop exists twice: an interior block
+//   (C tile inside m x n) first runs an edge-free copy of it (whole chunks, one source pointer and one
+//   shared offset per operand) for every k-tile whose copies lie inside k, then hands over to the
+//   edge-handling copy (kPipeNone fragments: with the double-buffered ones it did not fit 255 registers)
+//   for the last stages - 1 k-tiles; edge blocks run the edge-handling loop throughout.
+//
+// * Epilogue: C = alpha * acc + beta * C, C not read when beta == 0, only in-bounds elements written.
+//
+// * Rasterization: blocks walk the C tile grid in groups of kRasterGroupM tile rows (column-major inside
+//   a group), so blocks resident at the same time share A and B panels in L2.
+#pragma once
+
+#include <cstdint>
+
+#include "families/sm90/common.cuh"
+#include "families/sm90/operand_tile.cuh"
+
+namespace tcgemm::detail::sm90 {
+
+// ---- the kernel --------------------------------------------------------------------------------------
+template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kMmaK_, bool kAMnContiguous,
+          bool kBMnContiguous, bool kVec16_, int kPipeline_ = 1, int kMinBlocks_ = 1, bool kTransposeC_ = false>
+struct Traits {
+  // kTransposeC: the kernel computes D = L R with L = op(B)^T, R = op(A)^T and stores D^T into C. The
+  // launcher uses it for transa = transb = 'T': then L = B is mn-contiguous and R = A k-contiguous, the
+  // layout pair whose 16-byte fragment loads land directly in the DMMA operand registers (as for 'N','N').
+  static constexpr bool kTransposeC = kTransposeC_;
+  // kVec16: both operands are copied in 16-byte chunks (both bases 16-byte aligned, both leading
+  // dimensions even); otherwise both in 8-byte elements. Two instances rather than a run-time branch:
+  // with both copy paths in one kernel the hoisted address arithmetic of the 8-byte path costs the
+  // 16-byte path ~20 registers and pushed 64x32 warp tiles into spills.
+  static constexpr bool kVec16 = kVec16_;
+  // kPipeline: how fragment loads overlap the MMAs (shared memory -> registers).
+  //   kPipeNone:  each k-group is loaded right before its MMAs; other warps hide the latency.
+  //   kPipeGroup: the next k-group (8 or 16 k) is loaded before the current group's MMAs.
+  //   kPipeStep:  the next k4 step is loaded before the current step's m16n8k4 MMAs. Per operand a ring
+  //               of two buffers: one k row (mn-contiguous) or one k pair (k-contiguous, as delivered by
+  //               a 16-byte load). Needs half the fragment registers of kPipeGroup.
+  // kPipeGroup and kPipeStep load the first fragments of the next stage before the last MMAs of the
+  // current one, so the tensor pipe has queued work while warps wait at the stage barrier.
+  static constexpr int kPipeline = kPipeline_;
+  static constexpr int kTileM = kTileM_, kTileN = kTileN_, kTileK = kTileK_;
+  static constexpr int kWarpsM = kWarpsM_, kWarpsN = kWarpsN_;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kWarpM = kTileM / kWarpsM;
+  static constexpr int kWarpN = kTileN / kWarpsN;
+  static constexpr int kMTiles = kWarpM / kMmaM;  // m16 tiles per warp
+  static constexpr int kNTiles = kWarpN / kMmaN;  // n8 tiles per warp
+  static constexpr int kRowsPerLane = kWarpM / 8;  // = 2 * kMTiles
+  static constexpr int kColsPerLane = kNTiles;     // B columns per lane (C columns: 2 * kNTiles)
+  static constexpr int kMmaKShape = kMmaK_;
+  static constexpr int kGroupK = kMmaK_ > 8 ? kMmaK_ : 8;  // k per register-buffered fragment group
+  static constexpr int kGroupKPerLane = kGroupK / kLanesPerGroup;    // physical k per lane per group
+  static constexpr int kGroups = kTileK / kGroupK;        // groups per stage
+  static constexpr int kStepsPerGroup = kGroupK / kMmaK_;
+  using ATile = OperandTile<kTileM, kTileK, kThreads, kRowsPerLane, kAMnContiguous>;
+  using BTile = OperandTile<kTileN, kTileK, kThreads, kColsPerLane, kBMnContiguous>;
+  static constexpr int kStageBytes = ATile::kStageBytes + BTile::kStageBytes;
+  static constexpr int kMinBlocksPerSm = kMinBlocks_;
+  static constexpr int kSteps = kTileK / kLanesPerGroup;  // k4 steps per stage
+  static_assert(kPipeline != kPipeStep || kMmaK_ == 4, "the k4-step pipeline issues m16n8k4 MMAs");
+
+  static_assert(kMmaK_ == 4 || kMmaK_ == 8 || kMmaK_ == 16, "mma k-shape is 4, 8 or 16");
+  static_assert(kTileM % (kWarpsM * kMmaM) == 0, "tile_m must split into warps_m warp rows of whole m16 tiles");
+  static_assert(kTileN % (kWarpsN * kMmaN) == 0, "tile_n must split into warps_n warp columns of whole n8 tiles");
+  static_assert(kTileK % kGroupK == 0, "tile_k must be a multiple of the fragment group depth");
+  static_assert(kThreads <= 1024, "at most 1024 threads per block");
+};
+
+__host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kernel(const Params p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using ATile = typename T::ATile;
+  using BTile = typename T::BTile;
+  constexpr int kMTiles = T::kMTiles, kNTiles = T::kNTiles, kRowsPerLane = T::kRowsPerLane;
+  constexpr int kGroupKPerLane = T::kGroupKPerLane;
+
+  extern __shared__ __align__(128) unsigned char sm90_smem[];
+  const int stages = p.stages;
+  char* const a_smem = reinterpret_cast<char*>(sm90_smem);
+  char* const b_smem = a_smem + stages * ATile::kStageBytes;
+
+  const int tid = threadIdx.x;
+  const int lane = tid & 31;
+  const int warp = tid >> 5;
+  const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM;
+  const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN;
+
+  // Rasterization: groups of kRasterGroupM tile rows, tile rows fastest inside a group.
+  // 32-bit division when the tile grid allows it: 64-bit divisions are emulated (hundreds of instructions
+  // per block, ~1% of a block's work at n = 2048).
+  int64_t tile_row, tile_col;
+  if (p.tiles_m * p.tiles_n <= INT32_MAX && p.tiles_n <= INT32_MAX / kRasterGroupM) {
+    const uint32_t bid = blockIdx.x, tiles_m = static_cast<uint32_t>(p.tiles_m);
+    const uint32_t per_group = kRasterGroupM * static_cast<uint32_t>(p.tiles_n);
+    const uint32_t first_tm = (bid / per_group) * kRasterGroupM;
+    const uint32_t group_rows = (tiles_m - first_tm) < kRasterGroupM ? (tiles_m - first_tm) : kRasterGroupM;
+    const uint32_t in_group = bid % per_group;
+    tile_row = first_tm + in_group % group_rows;
+    tile_col = in_group / group_rows;
+  } else {
+    const int64_t bid = static_cast<int64_t>(blockIdx.x);
+    const int64_t per_group = static_cast<int64_t>(kRasterGroupM) * p.tiles_n;
+    const int64_t first_tm = (bid / per_group) * kRasterGroupM;
+    const int64_t group_rows = (p.tiles_m - first_tm) < kRasterGroupM ? (p.tiles_m - first_tm) : kRasterGroupM;
+    const int64_t in_group = bid % per_group;
+    tile_row = first_tm + in_group % group_rows;
+    tile_col = in_group / group_rows;
+  }
+  const int64_t m0 = tile_row * T::kTileM;
+  const int64_t n0 = tile_col * T::kTileN;
+  // The tile origin is parked in shared memory and read back after the first main loop: kept in registers
+  // across it, it was spilled (the first loop holds 224 of 255 registers in accumulators and fragments).
+  __shared__ int64_t tile_origin[2];
+  static_assert(sizeof(tile_origin) == kSm90StaticSmemBytes,
+                "rules.hpp counts this static shared memory in sm90_smem_bytes()");
+  if (tid == 0) {
+    tile_origin[0] = m0;
+    tile_origin[1] = n0;
+  }
+
+  // int: k tiles of a matrix that fits in device memory stay far below 2^31.
+  const int ktiles = static_cast<int>(ceil_div(p.k, T::kTileK));
+
+  const uint32_t a_smem_addr = arch::smem_address(a_smem), b_smem_addr = arch::smem_address(b_smem);
+  // Copies of k-tile kt (k0 = kt * tile_k) into `stage` with full edge handling; the copiers step through
+  // consecutive k-tiles. Past the last k-tile only an empty group is committed, which keeps the wait
+  // counts uniform.
+  auto issue_general = [&](typename ATile::Copier& ac, typename BTile::Copier& bc, int stage, int kt) {
+    if (kt < ktiles) {
+      const int64_t k0 = static_cast<int64_t>(kt) * T::kTileK;
+      ATile::template copy_stage<T::kVec16>(ac, a_smem_addr + stage * ATile::kStageBytes, p.A, p.lda, p.k, k0);
+      BTile::template copy_stage<T::kVec16>(bc, b_smem_addr + stage * BTile::kStageBytes, p.B, p.ldb, p.k, k0);
+    }
+    arch::cp_async_commit<kCopyClobber>();
+  };
+
+  const typename ATile::Lane a_lane = ATile::lane_offsets(lane, warp_m0);
+  const typename BTile::Lane b_lane = BTile::lane_offsets(lane, warp_n0);
+
+  double acc[kMTiles][kNTiles][4];
+#pragma unroll
+  for (int i = 0; i < kMTiles; ++i)
+#pragma unroll
+    for (int j = 0; j < kNTiles; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0;
+
+  struct Frag {
+    double a[kGroupKPerLane][kRowsPerLane];
+    double b[kGroupKPerLane][kNTiles];
+  };
+  auto load_group = [&](Frag& f, int stage, auto group_tag) {
+    constexpr int kGroup = decltype(group_tag)::value;
+    constexpr int kK = kGroup * T::kGroupK;
+    constexpr int kBlock = kK / kKBlock, kV0 = (kK % kKBlock) / kLanesPerGroup;
+    ATile::template load<kBlock, kV0, kGroupKPerLane>(f.a, a_smem + stage * ATile::kStageBytes, a_lane);
+    BTile::template load<kBlock, kV0, kGroupKPerLane>(f.b, b_smem + stage * BTile::kStageBytes, b_lane);
+  };
+  auto mma_group = [&](const Frag& f) {
+    using M = arch::Mma<T::kMmaKShape>;
+    constexpr int kWPerStep = T::kMmaKShape / kLanesPerGroup;
+#pragma unroll
+    for (int s = 0; s < T::kStepsPerGroup; ++s)
+#pragma unroll
+      for (int i = 0; i < kMTiles; ++i) {
+        double a[M::kARegs];
+#pragma unroll
+        for (int r = 0; r < M::kARegs; ++r) a[r] = f.a[s * kWPerStep + (r >> 1)][2 * i + (r & 1)];
+#pragma unroll
+        for (int j = 0; j < kNTiles; ++j) {
+          double b[M::kBRegs];
+#pragma unroll
+          for (int r = 0; r < M::kBRegs; ++r) b[r] = f.b[s * kWPerStep + r][j];
+          M::run(acc[i][j], a, b);
+        }
+      }
+  };
+
+  int read_stage = 0;
+  int write_stage = stages - 1;
+
+  // Prologue: stages - 1 k-tiles in flight.
+  {
+    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, m0, 0, tid);
+    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, n0, 0, tid);
+    for (int s = 0; s < stages - 1; ++s) issue_general(ac, bc, s, s);
+  }
+  arch::cp_async_wait_pending(stages - 2);
+  __syncthreads();
+
+  // Fragment state carried from one main-loop iteration to the next (only the pipeline's own is used).
+  Frag cur;
+  typename ATile::Ring a_ring;
+  typename BTile::Ring b_ring;
+  if constexpr (T::kPipeline == kPipeStep) {
+    ATile::template load_step<0>(a_ring, a_smem, a_lane);
+    BTile::template load_step<0>(b_ring, b_smem, b_lane);
+  } else if constexpr (T::kPipeline == kPipeGroup) {
+    load_group(cur, 0, std::integral_constant<int, 0>{});
+  }
+
+  // Main-loop iterations [kt_begin, kt_end): iteration kt multiplies k-tile kt and issues the copies of
+  // k-tile kt + stages - 1 through issue(stage, kt).
+  auto main_loop = [&](int kt_begin, int kt_end, auto&& issue, auto pipeline_tag) {
+    constexpr int kPipeline = decltype(pipeline_tag)::value;
+    if constexpr (kPipeline == kPipeStep) {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        static_for<0, T::kSteps>([&](auto step_tag) {
+          constexpr int kStep = decltype(step_tag)::value;
+          if constexpr (kStep == 0) {
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          if constexpr (kStep == T::kSteps - 1) {
+            // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
+            // (the next copy target) before the barrier is passed.
+            arch::cp_async_wait_pending(stages - 2);
+            __syncthreads();
+            read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+            if (kt + 1 < ktiles) {
+              ATile::template load_step<0>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
+              BTile::template load_step<0>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
+            }
+          } else {
+            ATile::template load_step<kStep + 1>(a_ring, a_smem + read_stage * ATile::kStageBytes, a_lane);
+            BTile::template load_step<kStep + 1>(b_ring, b_smem + read_stage * BTile::kStageBytes, b_lane);
+          }
+#pragma unroll
+          for (int i = 0; i < kMTiles; ++i) {
+            const double a[2] = {ATile::template step_value<kStep>(a_ring, 2 * i),
+                                 ATile::template step_value<kStep>(a_ring, 2 * i + 1)};
+#pragma unroll
+            for (int j = 0; j < kNTiles; ++j) {
+              const double b[1] = {BTile::template step_value<kStep>(b_ring, j)};
+              arch::Mma<4>::run(acc[i][j], a, b);
+            }
+          }
+        });
+      }
+    } else if constexpr (kPipeline == kPipeGroup) {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        // Groups of this stage, unrolled; the last one crosses over to the next stage.
+        static_for<0, T::kGroups>([&](auto group_tag) {
+          constexpr int kGroup = decltype(group_tag)::value;
+          if constexpr (kGroup == 0) {
+            // Copies first: their address arithmetic then dies before the fragment buffers fill up.
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          Frag next;
+          if constexpr (kGroup == T::kGroups - 1) {
+            // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
+            // (the next copy target) before the barrier is passed.
+            arch::cp_async_wait_pending(stages - 2);
+            __syncthreads();
+            read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+            if (kt + 1 < ktiles) load_group(next, read_stage, std::integral_constant<int, 0>{});
+          } else {
+            load_group(next, read_stage, std::integral_constant<int, kGroup + 1>{});
+          }
+          mma_group(cur);
+          cur = next;
+        });
+      }
+    } else {
+      for (int kt = kt_begin; kt < kt_end; ++kt) {
+        static_for<0, T::kGroups>([&](auto group_tag) {
+          constexpr int kGroup = decltype(group_tag)::value;
+          if constexpr (kGroup == 0) {
+            issue(write_stage, kt + stages - 1);
+            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+          }
+          Frag f;
+          load_group(f, read_stage, group_tag);
+          mma_group(f);
+        });
+        // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt (the buffer the
+        // next iteration's copy overwrites once stages - 1 iterations later) before the barrier is passed.
+        arch::cp_async_wait_pending(stages - 2);
+        __syncthreads();
+        read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
+      }
+    }
+  };
+
+  // Two copies of the main loop. The first runs while every k-tile it copies is wholly inside the matrix
+  // (interior blocks: C tile inside m x n, k-tile inside k) with the edge-free copies, whose state is one
+  // source pointer and one offset per operand: ncu at n = 4096 showed the edge-handling copies costing
+  // ~200 integer instructions per k-tile per thread (64-bit compares and selects; 1.6x cuBLAS's
+  // instructions per DMMA), and keeping both kinds live in one loop pushed 64x32 warp tiles into spills.
+  // The second loop covers the rest (edge blocks: all of it; interior blocks: the last stages - 1
+  // k-tiles and a partial k-tile) with the general copies, set up afresh where the first loop stopped.
+  // The second loop loads fragments right before use (kPipeNone; any pipeline may hand over to it, as
+  // each leaves the barrier after k-tile kt - 1 passed and reads k-tile kt from read_stage): the general
+  // copies' state and double-buffered fragments together exceed 255 registers for 64x32 warp tiles.
+  constexpr int kEdgePipeline = kPipeNone;
+  const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
+  const int full_ktiles = mn_interior ? static_cast<int>(p.k / T::kTileK) : 0;
+  int split = full_ktiles - (stages - 1);
+  split = split < 0 ? 0 : split;
+  {
+    typename ATile::FullCopier ac = ATile::make_full_copier(p.A, p.lda, m0, int64_t(stages - 1) * T::kTileK, tid);
+    typename BTile::FullCopier bc = BTile::make_full_copier(p.B, p.ldb, n0, int64_t(stages - 1) * T::kTileK, tid);
+    main_loop(0, split, [&](int stage, int) {
+      ATile::template copy_stage_full<T::kVec16>(ac, a_smem_addr, stage * ATile::kStageBytes, p.lda);
+      BTile::template copy_stage_full<T::kVec16>(bc, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
+      arch::cp_async_commit<kCopyClobber>();
+    }, std::integral_constant<int, T::kPipeline>{});
+  }
+  // Reload the tile origin (written before the prologue's barrier); the loops' "memory" clobbers keep
+  // the compiler from carrying the old registers across.
+  const int64_t tile_m0 = tile_origin[0], tile_n0 = tile_origin[1];
+  const int tid_reread = thread_index_reread();
+  {
+    const int64_t k_next = int64_t(split + stages - 1) * T::kTileK;
+    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, tile_m0, k_next, tid_reread);
+    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, tile_n0, k_next, tid_reread);
+    main_loop(split, ktiles, [&](int stage, int kt) { issue_general(ac, bc, stage, kt); },
+              std::integral_constant<int, kEdgePipeline>{});
+  }
+  arch::cp_async_wait<0>();  // nothing may be in flight into shared memory when the block exits
+
+  // Epilogue. Lane (g, t) owns rows [kRowsPerLane*g, kRowsPerLane*g + kRowsPerLane) and columns
+  // [2*kNTiles*t, 2*kNTiles*t + 2*kNTiles) of the warp tile: row index 2i + h (m-tile i, half h), column
+  // index kNTiles*e + j (n-tile j, accumulator column e).
+  const int g = (tid_reread & 31) >> 2, t = tid_reread & 3;
+  const int64_t row0 = tile_m0 + ((tid_reread >> 5) % T::kWarpsM) * T::kWarpM + kRowsPerLane * g;
+  const int64_t col0 = tile_n0 + ((tid_reread >> 5) / T::kWarpsM) * T::kWarpN + 2 * kNTiles * t;
+  const bool read_c = p.beta != 0.0;
+  if constexpr (!T::kTransposeC) {
+    // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
+    const bool vec_c = p.c_vec16 != 0 && row0 + kRowsPerLane <= p.m;
+#pragma unroll
+    for (int e = 0; e < 2; ++e)
+#pragma unroll
+      for (int j = 0; j < kNTiles; ++j) {
+        const int64_t col = col0 + kNTiles * e + j;
+        if (col >= p.n) continue;
+        double* c = p.C + col * p.ldc + row0;
+        if (vec_c) {
+#pragma unroll
+          for (int i = 0; i < kMTiles; ++i) {
+            double2 v;
+            v.x = p.alpha * acc[i][j][e];
+            v.y = p.alpha * acc[i][j][2 + e];
+            if (read_c) {
+              const double2 old = *reinterpret_cast<const double2*>(c + 2 * i);
+              v.x = fma(p.beta, old.x, v.x);
+              v.y = fma(p.beta, old.y, v.y);
+            }
+            *reinterpret_cast<double2*>(c + 2 * i) = v;
+          }
+        } else {
+#pragma unroll
+          for (int i = 0; i < kMTiles; ++i)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              if (row0 + 2 * i + h >= p.m) continue;
+              double v = p.alpha * acc[i][j][2 * h + e];
+              if (read_c) v = fma(p.beta, c[2 * i + h], v);
+              c[2 * i + h] = v;
+            }
+        }
+      }
+  } else {
+    // D row r is C column r: the lane's 2 kNTiles D columns are contiguous C rows; pairs (j, j + 1) of one
+    // accumulator column e are 16-byte stores.
+    const bool vec_c = p.c_vec16 != 0 && col0 + 2 * kNTiles <= p.n;
+#pragma unroll
+    for (int i = 0; i < kMTiles; ++i)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int64_t row = row0 + 2 * i + h;
+        if (row >= p.m) continue;
+        double* c = p.C + row * p.ldc + col0;
+        if (vec_c) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e)
+#pragma unroll
+            for (int j = 0; j < kNTiles; j += 2) {
+              double2 v;
+              v.x = p.alpha * acc[i][j][2 * h + e];
+              v.y = p.alpha * acc[i][j + 1][2 * h + e];
+              if (read_c) {
+                const double2 old = *reinterpret_cast<const double2*>(c + kNTiles * e + j);
+                v.x = fma(p.beta, old.x, v.x);
+                v.y = fma(p.beta, old.y, v.y);
+              }
+              *reinterpret_cast<double2*>(c + kNTiles * e + j) = v;
+            }
+        } else {
+#pragma unroll
+          for (int e = 0; e < 2; ++e)
+#pragma unroll
+            for (int j = 0; j < kNTiles; ++j) {
+              if (col0 + kNTiles * e + j >= p.n) continue;
+              double v = p.alpha * acc[i][j][2 * h + e];
+              if (read_c) v = fma(p.beta, c[kNTiles * e + j], v);
+              c[kNTiles * e + j] = v;
+            }
+        }
+      }
+  }
+#else
+  // Built for an architecture without m16n8k*.f64: the launcher's check_kernel_image() keeps this from
+  // ever running; trap loudly if it does.
+  __trap();
+#endif
+}
+
+}  // namespace tcgemm::detail::sm90

@@ -1,0 +1,110 @@
+// Family sm90_mma: the launcher and the template instances of the Hopper FP64 kernel
+// (kernel.cuh), one family of instances per entry of kSm90Shapes (rules.hpp).
+//
+// Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
+// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels.
+#include <array>
+#include <utility>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "families/sm90/plan.cuh"
+#include "families/sm90/rules.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr const char* kKernelName = "sm90_mma_kernel";
+// cudaFuncAttributes::binaryVersion of sm_90 code.
+constexpr int kSm90BinaryVersion = 90;
+// Registers per SM on every cc 9.x device, and the per-thread ceiling.
+constexpr int kRegistersPerSm = 65536;
+constexpr int kMaxRegistersPerThread = 255;
+// Accumulators (doubles per thread) of a 32 x 32 warp tile; such shapes fit 3 blocks of 128 threads.
+constexpr int kSmallWarpTileAcc = 32;
+constexpr int kSmallWarpTileRegisters = 168;
+
+constexpr int threads_of(const Sm90Shape& s) { return s.warps_m * s.warps_n * sm90::kWarpSizeThreads; }
+constexpr int acc_per_thread(const Sm90Shape& s) {
+  return (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / sm90::kWarpSizeThreads;
+}
+// Blocks per SM the register allocation is planned for (__launch_bounds__ minimum): 64 x 32 warp tiles
+// need up to 255 registers (two 128-thread blocks), 32 x 32 warp tiles fit in 168 (three).
+constexpr int min_blocks_of(const Sm90Shape& s) {
+  const int regs = acc_per_thread(s) <= kSmallWarpTileAcc ? kSmallWarpTileRegisters : kMaxRegistersPerThread + 1;
+  const int blocks = kRegistersPerSm / (threads_of(s) * regs);
+  return blocks < 1 ? 1 : blocks;
+}
+
+// Fragment pipeline per operand form (the measurements: docs/tuning.md):
+//   'N','N' and 'T','T': m16n8k8 with register double buffering of whole k8 groups (the 16-byte fragment
+//     loads land directly in the DMMA operand registers);
+//   'N','T': m16n8k4 steps (B is mn-contiguous; a k8 B pair would need register moves and spilled);
+//   'T','N': k8 groups without cross-group prefetch (A is k-contiguous, its DMMA quads need register
+//     moves, and the prefetching pipelines spilled).
+template <int kShape>
+struct ShapeFamily {
+  static constexpr Sm90Shape kS = kSm90Shapes[kShape];
+  using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, min_blocks_of(kS),
+                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone>;
+
+  static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
+                "kSm90Shapes: tile_m must split into warps_m warp rows of whole 16-row mma tiles");
+  static_assert(kS.tile_n % (kS.warps_n * sm90::kMmaN) == 0,
+                "kSm90Shapes: tile_n must split into warps_n warp columns of whole 8-column mma tiles");
+  static_assert(kS.tile_k % sm90::kKBlock == 0, "kSm90Shapes: tile_k must be a multiple of 16");
+  static_assert(kS.min_stages >= 2 && kS.min_stages <= kS.default_stages && kS.default_stages <= kS.max_stages,
+                "kSm90Shapes: need 2 <= min_stages <= default_stages <= max_stages");
+  static_assert(kS.max_stages - 2 < sm90::kMaxPendingStages,
+                "kSm90Shapes: cp.async.wait_group immediates exist for at most kMaxPendingStages + 1 stages");
+  static_assert(sm90_smem_bytes(kS, kS.max_stages) <= sm90::kMaxSmemPerBlock,
+                "kSm90Shapes: max_stages must fit the 227 KB of shared memory a cc 9.0 block can opt in to");
+};
+
+template <int kShape>
+tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                           cudaStream_t stream) {
+  using Fam = typename ShapeFamily<kShape>::Fam;
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  const sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
+                                          p.C, p.ldc, s.tile_m, s.tile_n, cfg.stages);
+  return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
+    using K = typename decltype(tag)::type;
+    // The build's sm_90 code was checked with the device rules (sm90_code_available: every instance of this
+    // file is compiled for the same architectures as its probe kernel).
+    const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
+    TCGEMM_TRY(ensure_dynamic_smem_limit(kernel, ctx, kKernelName));
+    const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
+    if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
+    return TCGEMM_SUCCESS;
+  });
+}
+
+using ShapeLauncher = tcgemm_status (*)(const GemmProblem&, const tcgemm_config&, const DeviceContext&,
+                                        cudaStream_t);
+template <size_t... I>
+constexpr auto make_shape_launchers(std::index_sequence<I...>) {
+  return std::array<ShapeLauncher, sizeof...(I)>{&launch_shape<static_cast<int>(I)>...};
+}
+constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
+
+// Carries no work: its cudaFuncAttributes::binaryVersion says which code this file was built with.
+__global__ void sm90_code_probe_kernel() {}
+
+}  // namespace
+
+bool sm90_code_available(const DeviceContext& ctx) {
+  if (ctx.cc_major != kSm90MinCcMajor) return false;
+  const bool ok = check_kernel_image(reinterpret_cast<const void*>(&sm90_code_probe_kernel), ctx,
+                                     "sm90_code_probe_kernel", kSm90BinaryVersion) == TCGEMM_SUCCESS;
+  if (!ok) clear_error();
+  return ok;
+}
+
+tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                              cudaStream_t stream) {
+  // cfg passed validation: (tile_m, tile_n, tile_k) is one of the table's entries, stages in its range.
+  return kShapeLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)](p, cfg, ctx, stream);
+}
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,102 @@
+// sm90_mma, host side of one call: which kernel instance runs it (operand form, copy width), its parameters,
+// and its launch.
+#pragma once
+
+#include <cstdint>
+
+#include "families/sm90/kernel.cuh"
+
+namespace tcgemm::detail::sm90 {
+
+// Dynamic shared memory of one block: `stages` A and B k-tiles, no padding.
+
+// True when 16-byte accesses to every column of a column-major matrix are aligned.
+inline bool vec16_ok(const void* base, int64_t ld) {
+  return (reinterpret_cast<uintptr_t>(base) % kChunkBytes) == 0 && (ld % kChunkDoubles) == 0;
+}
+
+// The four operand forms. 'T','T' runs as D = B A (both transposed back) with C written transposed, so
+// that its left operand is mn-contiguous and its right operand k-contiguous, as in 'N','N'.
+enum Form : int { kFormNN = 0, kFormNT = 1, kFormTN = 2, kFormTT = 3 };
+constexpr bool form_left_mn_contiguous(int form) { return form != kFormTN; }
+constexpr bool form_right_mn_contiguous(int form) { return form == kFormNT; }
+constexpr bool form_transpose_c(int form) { return form == kFormTT; }
+constexpr int mma_k_for_pipeline(int pipeline) { return pipeline == kPipeStep ? 4 : 8; }
+
+// One kernel family: a block shape plus the fragment pipeline used for each form. Instance<form, vec16>
+// is the kernel configuration for one call.
+template <int kTileM, int kTileN, int kTileK, int kWarpsM, int kWarpsN, int kMinBlocks, int kPipeNN, int kPipeNT,
+          int kPipeTN>
+struct Family {
+  static constexpr int pipeline(int form) {
+    return form == kFormNT ? kPipeNT : (form == kFormTN ? kPipeTN : kPipeNN);
+  }
+  template <int kForm, bool kVec16>
+  using Instance = Traits<kTileM, kTileN, kTileK, kWarpsM, kWarpsN, mma_k_for_pipeline(pipeline(kForm)),
+                          form_left_mn_contiguous(kForm), form_right_mn_contiguous(kForm), kVec16, pipeline(kForm),
+                          kMinBlocks, form_transpose_c(kForm)>;
+};
+
+// What one call runs: the form, the copy width and the kernel parameters. transa, transb are 'N' or 'T'.
+struct Plan {
+  int form;
+  bool vec16;
+  Params params;
+};
+inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
+                      int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc, int tile_m,
+                      int tile_n, int stages) {
+  Plan plan{};
+  plan.form = transa == 'N' ? (transb == 'N' ? kFormNN : kFormNT) : (transb == 'N' ? kFormTN : kFormTT);
+  // Both operands 16-byte copyable: base 16-byte aligned and leading dimension even.
+  plan.vec16 = vec16_ok(A, lda) && vec16_ok(B, ldb);
+  const bool swap = form_transpose_c(plan.form);
+  Params& p = plan.params;
+  p.A = swap ? B : A;
+  p.lda = swap ? ldb : lda;
+  p.B = swap ? A : B;
+  p.ldb = swap ? lda : ldb;
+  p.m = swap ? n : m;
+  p.n = swap ? m : n;
+  p.k = k;
+  p.C = C;
+  p.ldc = ldc;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.tiles_m = ceil_div(p.m, tile_m);
+  p.tiles_n = ceil_div(p.n, tile_n);
+  p.stages = stages;
+  p.c_vec16 = vec16_ok(C, ldc) ? 1 : 0;
+  return plan;
+}
+
+// Calls f(type_tag<Instance>{}) for the instance of Fam that runs `plan`; returns what f returns.
+template <class T>
+struct type_tag {
+  using type = T;
+};
+template <class Fam, class F>
+decltype(auto) with_instance(const Plan& plan, F&& f) {
+  switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
+    case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true>>{});
+    case kFormNN * 2: return f(type_tag<typename Fam::template Instance<kFormNN, false>>{});
+    case kFormNT * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNT, true>>{});
+    case kFormNT * 2: return f(type_tag<typename Fam::template Instance<kFormNT, false>>{});
+    case kFormTN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormTN, true>>{});
+    case kFormTN * 2: return f(type_tag<typename Fam::template Instance<kFormTN, false>>{});
+    case kFormTT * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormTT, true>>{});
+    default: return f(type_tag<typename Fam::template Instance<kFormTT, false>>{});
+  }
+}
+
+// Enqueue kernel instance T over the whole C tile grid in one launch (one-dimensional grid; rasterization
+// is done in the kernel). Validation (check_grid) guarantees at most 2^31 - 1 tiles, so a failed launch
+// means nothing ran.
+template <class T>
+cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
+  const size_t smem = static_cast<size_t>(sm90_dynamic_smem_bytes(T::kTileM, T::kTileN, T::kTileK, p.stages));
+  sm90_mma_kernel<T><<<static_cast<unsigned>(p.tiles_m * p.tiles_n), T::kThreads, smem, stream>>>(p);
+  return cudaGetLastError();
+}
+
+}  // namespace tcgemm::detail::sm90

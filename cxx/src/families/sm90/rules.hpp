@@ -1,0 +1,67 @@
+// Family sm90_mma (Hopper, mma.sync.m16n8k*.f64 with a cp.async multistage pipeline): the instantiated block
+// shapes and their host-only rules. Included by the family table (CPU CI checks the rules) and by the kernel
+// instances (launch.cu), whose static_asserts check every table entry against the kernel's constraints.
+// Why each shape exists, and the measurements behind the choice: docs/tuning.md.
+#pragma once
+
+#include <cstdint>
+
+#include "core/arguments.hpp"
+
+namespace tcgemm::detail {
+
+// Vocabulary of the k dimension in this family:
+//   k-tile  tile_k consecutive k (16): what one pipeline stage holds in shared memory for A and B;
+//   k-step  the k of one mma instruction (4 or 8);
+//   k-group two k8 steps whose fragments are loaded together (register double buffering).
+struct Sm90Shape {
+  int tile_m, tile_n, tile_k;
+  int warps_m, warps_n;  // warp grid; warp tile = (tile_m / warps_m) x (tile_n / warps_n)
+  int min_stages, max_stages, default_stages;
+};
+// Each entry is one family of template instances in launch.cu; validation accepts exactly these
+// (tile_m, tile_n, tile_k) and stages in range.
+//   128x64x16, 2x2 warps of 64x32, 2 blocks/SM: the default (cuBLAS's own H100 DGEMM tile);
+//   64x64x16, 2x2 warps of 32x32, 3 blocks/SM: more blocks for small or shallow-k problems;
+//   128x128x16, 2x4 warps of 64x32, 1 block/SM: least L2 traffic, for a skinny C with a deep k.
+constexpr Sm90Shape kSm90Shapes[] = {
+    {128, 64, 16, 2, 2, 2, 4, 3},
+    {64, 64, 16, 2, 2, 2, 5, 4},
+    {128, 128, 16, 2, 4, 2, 4, 3},
+};
+constexpr int kSm90ShapeCount = sizeof(kSm90Shapes) / sizeof(kSm90Shapes[0]);
+constexpr int kSm90DefaultShape = 0;
+constexpr int kSm90MinCcMajor = 9;
+
+// Index into kSm90Shapes of the entry with this block tile, or -1: the one lookup of the table.
+constexpr int find_sm90_shape(int tile_m, int tile_n, int tile_k) {
+  for (int i = 0; i < kSm90ShapeCount; ++i)
+    if (kSm90Shapes[i].tile_m == tile_m && kSm90Shapes[i].tile_n == tile_n && kSm90Shapes[i].tile_k == tile_k)
+      return i;
+  return -1;
+}
+
+// Shared memory of one block, in bytes: `stages` k-tiles of A (tile_m x tile_k) and B (tile_k x tile_n)
+// in dynamic shared memory, plus the block's tile origin (two int64) parked in static shared memory.
+constexpr int64_t kSm90StaticSmemBytes = 2 * int64_t(sizeof(int64_t));
+constexpr int64_t sm90_dynamic_smem_bytes(int tile_m, int tile_n, int tile_k, int stages) {
+  return int64_t(sizeof(double)) * stages * (int64_t(tile_m) * tile_k + int64_t(tile_k) * tile_n);
+}
+constexpr int64_t sm90_smem_bytes(const Sm90Shape& s, int stages) {
+  return sm90_dynamic_smem_bytes(s.tile_m, s.tile_n, s.tile_k, stages) + kSm90StaticSmemBytes;
+}
+
+// ---- rules (rules.cpp) ----
+tcgemm_status validate_sm90_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
+int64_t sm90_config_smem_bytes(const tcgemm_config& resolved);
+int sm90_threads(const tcgemm_config& resolved);
+// One block per C tile on a one-dimensional grid.
+GridNeed sm90_grid_need(const GemmProblem& p, const tcgemm_config& resolved);
+
+// ---- launch.cu ----
+tcgemm_status launch_sm90_mma(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+// True when this build carries sm_90 code for the family that can run on ctx's device (a build whose
+// CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
+bool sm90_code_available(const DeviceContext& ctx);
+
+}  // namespace tcgemm::detail
