@@ -38,6 +38,11 @@ tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, 
 
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
+  return run_on_device(p, cfg, ctx, naming, pos, stream);
+}
+
+tcgemm_status run_on_device(const GemmProblem& p, tcgemm_config cfg, const DeviceContext& ctx, ArgNaming naming,
+                            const ArgPositions& pos, cudaStream_t stream) {
   if (cfg.family == TCGEMM_FAMILY_AUTO) {
     cfg = select_config(ctx, &p);
     TCGEMM_TRY(check_grid(p, cfg, naming, pos));

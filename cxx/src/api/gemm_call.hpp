@@ -18,4 +18,9 @@ tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p = nul
 tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
                        const ArgPositions& pos, cudaStream_t stream);
 
+// The steps after the device gate, for a problem and configuration that passed validation and are no quick
+// return (the host-array path enters here with its device copies, so a call validates once).
+tcgemm_status run_on_device(const GemmProblem& p, tcgemm_config cfg, const DeviceContext& ctx, ArgNaming naming,
+                            const ArgPositions& pos, cudaStream_t stream);
+
 }  // namespace tcgemm::detail

@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 
+#include "api/gemm_call.hpp"
 #include "core/arguments.hpp"
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
@@ -179,7 +180,11 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   if (p.beta != 0.0)
     TCGEMM_CUDA_TRY(cudaMemcpyAsync(dC, p.C, size_t(c_elems) * sizeof(double), cudaMemcpyHostToDevice, s));
 
-  TCGEMM_TRY(tcgemm_dgemm(p.transa, p.transb, p.m, p.n, p.k, p.alpha, dA, p.lda, dB, p.ldb, p.beta, dC, p.ldc, s));
+  GemmProblem on_device = p;
+  on_device.A = dA;
+  on_device.B = dB;
+  on_device.C = dC;
+  TCGEMM_TRY(run_on_device(on_device, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, s));
   // Copy back column by column only the m rows: the rows m..ldc-1 of the caller's C stay untouched.
   TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(p.C, size_t(p.ldc) * sizeof(double), dC, size_t(p.ldc) * sizeof(double),
                                     size_t(p.m) * sizeof(double), size_t(p.n), cudaMemcpyDeviceToHost, s));

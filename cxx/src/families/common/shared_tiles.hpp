@@ -2,6 +2,8 @@
 // the square C tiles they instantiate and what a shared-memory padding may be (host-only).
 #pragma once
 
+#include <cstdint>
+
 #include "core/arguments.hpp"
 #include "families/common/wmma_shape.hpp"
 
@@ -27,6 +29,22 @@ constexpr int largest_shared_tile() {
   for (int i = 0; i < kSharedTileCount; ++i) largest = kSharedTiles[i] > largest ? kSharedTiles[i] : largest;
   return largest;
 }
+
+// Functions both the host rules and the kernels call (the rules are compiled by the host compiler alone).
+#ifdef __CUDACC__
+#define TCGEMM_HOST_DEVICE __host__ __device__
+#else
+#define TCGEMM_HOST_DEVICE
+#endif
+
+// A column-major tile in shared memory whose leading dimension is its row count plus a padding in doubles
+// (the article's smPad, smPadA, smPadB): element (r, c) is at r + c * ld(). This is the one place where a
+// padding enters shared-memory addressing; the footprints that validation checks are built from it too.
+struct PaddedTile {
+  int rows, cols, pad;
+  TCGEMM_HOST_DEVICE constexpr int ld() const { return rows + pad; }
+  TCGEMM_HOST_DEVICE constexpr int64_t doubles() const { return int64_t(rows + pad) * cols; }
+};
 
 // tile_m from the set (default_tile when 0), tile_n 0 or equal to it.
 tcgemm_status validate_shared_tile(const ArgPositions& pos, const char* family, const tcgemm_config& c,

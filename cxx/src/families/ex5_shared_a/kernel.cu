@@ -51,8 +51,8 @@ struct SharedAShape {
 template <int kTileM>
 __global__ void __launch_bounds__(SharedAShape<kTileM>::kThreads) dmma_shared_a_kernel(const SharedGemmArgs p) {
   using Shape = SharedAShape<kTileM>;
-  double* a_s = shared_gemm_smem();  // (tile_m + pad_a) x 4, column-major
-  const int lda_s = kTileM + p.pad_a;
+  double* a_s = shared_gemm_smem();
+  const int lda_s = shared_a_tile(kTileM, p.pad_a).ld();  // tile_m + pad_a
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize;
 

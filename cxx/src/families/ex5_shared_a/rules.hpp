@@ -13,10 +13,14 @@ namespace tcgemm::detail {
 constexpr int kSharedADefaultTile = 64;
 constexpr int kSharedADefaultPad = 4;
 
-// Shared memory of one block, in bytes: the padded A tile. Validation (the device limit check,
-// tcgemm_config_shared_memory_bytes) and the launcher (dynamic shared-memory size) both use it.
+// The block's one shared-memory tile: tile_m x 4 of A, leading dimension tile_m + pad_a.
+TCGEMM_HOST_DEVICE constexpr PaddedTile shared_a_tile(int tile_m, int pad_a) {
+  return PaddedTile{tile_m, kWmmaK, pad_a};
+}
+// Shared memory of one block, in bytes. Validation (the device limit check, tcgemm_config_shared_memory_bytes)
+// and the launcher (dynamic shared-memory size) both use it.
 constexpr int64_t shared_a_smem_bytes(int tile_m, int pad_a) {
-  return int64_t(sizeof(double)) * (tile_m + pad_a) * kWmmaK;
+  return int64_t(sizeof(double)) * shared_a_tile(tile_m, pad_a).doubles();
 }
 
 // ---- rules (rules.cpp) ----

@@ -181,10 +181,11 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
     dmma_shared_ab_kernel(const SharedGemmArgs p) {
   double* smem = shared_gemm_smem();
   const int tile_k = p.tile_k;
-  const int lda_s = kTile + p.pad_a;
-  const int ldb_s = tile_k + p.pad_b;
-  const int a_doubles = lda_s * tile_k;              // a_s at offset 0 of a stage buffer, b_s right after it
-  const int stage_doubles = a_doubles + ldb_s * kTile;
+  const PaddedTile a_tile = shared_ab_a_tile(kTile, tile_k, p.pad_a);  // a_s at offset 0 of a stage buffer
+  const PaddedTile b_tile = shared_ab_b_tile(kTile, tile_k, p.pad_b);  // b_s right after it
+  const int lda_s = a_tile.ld(), ldb_s = b_tile.ld();
+  const int a_doubles = static_cast<int>(a_tile.doubles());
+  const int stage_doubles = a_doubles + static_cast<int>(b_tile.doubles());
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize;
 

@@ -21,10 +21,18 @@ constexpr int kSharedABDefaultTileK = 32;
 constexpr int kSharedABDefaultPad = 4;
 constexpr int kSharedABDefaultStages = 2;
 
-// Shared memory of one block, in bytes: per stage a padded A tile (tile + pad_a) x tile_k and a padded B
-// tile (tile_k + pad_b) x tile. Validation and the launcher both use it.
+// One pipeline stage holds the A k-tile (tile x tile_k, leading dimension tile + pad_a) and, right after it,
+// the B k-tile (tile_k x tile, leading dimension tile_k + pad_b).
+TCGEMM_HOST_DEVICE constexpr PaddedTile shared_ab_a_tile(int tile, int tile_k, int pad_a) {
+  return PaddedTile{tile, tile_k, pad_a};
+}
+TCGEMM_HOST_DEVICE constexpr PaddedTile shared_ab_b_tile(int tile, int tile_k, int pad_b) {
+  return PaddedTile{tile_k, tile, pad_b};
+}
+// Shared memory of one block, in bytes. Validation and the launcher both use it.
 constexpr int64_t shared_ab_smem_bytes(int tile, int tile_k, int pad_a, int pad_b, int stages) {
-  return int64_t(sizeof(double)) * stages * (int64_t(tile + pad_a) * tile_k + int64_t(tile_k + pad_b) * tile);
+  return int64_t(sizeof(double)) * stages *
+         (shared_ab_a_tile(tile, tile_k, pad_a).doubles() + shared_ab_b_tile(tile, tile_k, pad_b).doubles());
 }
 
 // ---- rules (rules.cpp) ----
