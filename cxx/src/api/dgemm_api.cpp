@@ -5,31 +5,6 @@
 #include "core/errors.hpp"
 #include "core/family_table.hpp"
 
-namespace tcgemm::detail {
-namespace {
-
-GemmProblem blas_problem(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
-                         int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
-  GemmProblem p;
-  p.transa = transa;
-  p.transb = transb;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.alpha = alpha;
-  p.A = A;
-  p.lda = lda;
-  p.B = B;
-  p.ldb = ldb;
-  p.beta = beta;
-  p.C = C;
-  p.ldc = ldc;
-  return p;
-}
-
-}  // namespace
-}  // namespace tcgemm::detail
-
 using namespace tcgemm::detail;
 
 extern "C" {

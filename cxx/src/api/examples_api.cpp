@@ -12,16 +12,8 @@ tcgemm_status run_example(int32_t family, int32_t tile_m, int32_t tile_n, int32_
                           int32_t pad_b, int64_t m, int64_t n, int64_t k, const double* A, int64_t lda,
                           const double* B, int64_t ldb, double* C, int64_t ldc, const ArgPositions& pos,
                           cudaStream_t stream) {
-  GemmProblem p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.A = A;
-  p.lda = lda;
-  p.B = B;
-  p.ldb = ldb;
-  p.C = C;
-  p.ldc = ldc;
+  // C = A B: no transpose, alpha = 1, beta = 0 (C is not read).
+  const GemmProblem p = blas_problem('N', 'N', m, n, k, 1.0, A, lda, B, ldb, 0.0, C, ldc);
   tcgemm_config c{};
   c.family = family;
   c.tile_m = tile_m;

@@ -131,20 +131,7 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
                                 int64_t ldc) {
   clear_error();
-  GemmProblem in;
-  in.transa = transa;
-  in.transb = transb;
-  in.m = m;
-  in.n = n;
-  in.k = k;
-  in.alpha = alpha;
-  in.A = A;
-  in.lda = lda;
-  in.B = B;
-  in.ldb = ldb;
-  in.beta = beta;
-  in.C = C;
-  in.ldc = ldc;
+  const GemmProblem in = blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   GemmProblem p;
   TCGEMM_TRY(validate_problem(in, ArgNaming::Blas, kBlasPositions, &p));
   if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;

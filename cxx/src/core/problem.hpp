@@ -26,6 +26,27 @@ struct GemmProblem {
   int64_t ldc = 1;
 };
 
+// The problem of a BLAS-style call, argument for argument (unvalidated).
+inline GemmProblem blas_problem(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
+                                int64_t ldc) {
+  GemmProblem p;
+  p.transa = transa;
+  p.transb = transb;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.alpha = alpha;
+  p.A = A;
+  p.lda = lda;
+  p.B = B;
+  p.ldb = ldb;
+  p.beta = beta;
+  p.C = C;
+  p.ldc = ldc;
+  return p;
+}
+
 // What the launchers need to know about the device they run on (queried once per device, cached).
 struct DeviceContext {
   int device = 0;
