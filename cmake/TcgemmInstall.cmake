@@ -6,7 +6,8 @@
 # Installed layout (prefix-relative, GNUInstallDirs):
 #   lib/libtcgemm.so*, lib/libtcgemm_fortran.a
 #   include/tcgemm/tcgemm.h
-#   include/tcgemm/fortran/<compiler id>-<version>/{tcgemm,tcgemm_c}.mod
+#   include/tcgemm/fortran/<compiler id>-<version>/*.mod
+#       tcgemm.mod, tcgemm_c.mod and the .mod files of the parts of module tcgemm (fortran/tcgemm.f90);
 #       .mod files are compiler-specific; a program must be compiled with the compiler that wrote them
 #   lib/cmake/tcgemm/{tcgemmConfig,tcgemmConfigVersion,tcgemmTargets*}.cmake
 #       find_package(tcgemm [COMPONENTS fortran]) -> tcgemm::tcgemm, tcgemm::fortran
@@ -38,7 +39,8 @@ if(TARGET tcgemm_fortran)
   install(TARGETS tcgemm_fortran EXPORT tcgemmTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-  # The directory holds exactly the module library's .mod files (tcgemm, tcgemm_c).
+  # The directory holds exactly the module library's .mod files (tcgemm, tcgemm_c and the parts of
+  # tcgemm): all are installed, since a compiler may need the modules that tcgemm uses to read it.
   install(DIRECTORY "${tcgemm_fortran_moddir}/"
           DESTINATION "${TCGEMM_INSTALL_MODDIR}"
           FILES_MATCHING PATTERN "*.mod")

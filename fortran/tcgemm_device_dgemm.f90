@@ -1,0 +1,239 @@
+!> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): DGEMM on device matrices, and the
+!> device and configuration queries that go with it.
+!>
+!> dgemm_device is the device-matrix form of the generic tcgemm_dgemm (assembled in module
+!> tcgemm); conforming (the m, n, k of C <- op(A) op(B) from device matrices) is public to the
+!> other parts only. Programs `use tcgemm`, not this module.
+module tcgemm_device_dgemm
+  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_char, c_ptr, c_null_char
+  use tcgemm_c, only: tcgemm_config, tcgemm_device_info, c_tcgemm_device_info_get, &
+                      c_tcgemm_default_config, c_tcgemm_config_validate, &
+                      c_tcgemm_config_shared_memory_bytes, c_tcgemm_config_threads_per_block, &
+                      c_tcgemm_config_check_device, c_tcgemm_dgemm_select_config, &
+                      c_tcgemm_dgemm, c_tcgemm_dgemm_config
+  use tcgemm_errors, only: finish, fail_argument, itoa
+  use tcgemm_device_matrices, only: tcgemm_device_matrix, shape_text, stream_or_default
+  implicit none
+  private
+
+  public :: tcgemm_device_info_get, tcgemm_device_name
+  public :: tcgemm_default_config, tcgemm_config_validate, tcgemm_config_shared_memory_bytes
+  public :: tcgemm_config_threads_per_block, tcgemm_config_check_device
+  public :: tcgemm_dgemm_select_config, tcgemm_dgemm_config
+  public :: dgemm_device, conforming
+
+  !> `device` value meaning "the current CUDA device".
+  integer(c_int32_t), parameter :: CURRENT_DEVICE = -1
+
+contains
+
+  ! =============================================================================================
+  ! device information and configurations
+  ! =============================================================================================
+
+  !> The `device` argument of a query: the caller's, or the current device when absent.
+  pure function device_or_current(device) result(which)
+    integer, intent(in), optional :: device
+    integer(c_int32_t) :: which
+    which = CURRENT_DEVICE
+    if (present(device)) which = int(device, c_int32_t)
+  end function device_or_current
+
+  !> Properties of a CUDA device (`device` absent or < 0: the current device). On a machine
+  !> without a GPU stat is TCGEMM_ERROR_NO_DEVICE.
+  subroutine tcgemm_device_info_get(info, device, stat, errmsg)
+    type(tcgemm_device_info), intent(out) :: info
+    integer, intent(in), optional :: device
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_device_info_get(device_or_current(device), info), &
+                'tcgemm_device_info_get', stat, errmsg)
+  end subroutine tcgemm_device_info_get
+
+  !> The device name of `info` as a Fortran string (without trailing NUL or blanks).
+  function tcgemm_device_name(info) result(name)
+    type(tcgemm_device_info), intent(in) :: info
+    character(len=:), allocatable :: name
+    integer :: length, i
+
+    length = 0
+    do i = 1, size(info%name)
+      if (info%name(i) == c_null_char) exit
+      length = i
+    end do
+    allocate(character(len=length) :: name)
+    do i = 1, length
+      name(i:i) = info%name(i)
+    end do
+  end function tcgemm_device_name
+
+  !> A complete configuration (tiles, paddings, stages) of kernel family `family`
+  !> (TCGEMM_FAMILY_*). Host only: no GPU needed.
+  subroutine tcgemm_default_config(family, config, stat, errmsg)
+    integer, intent(in) :: family
+    type(tcgemm_config), intent(out) :: config
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_default_config(int(family, c_int32_t), config), &
+                'tcgemm_default_config', stat, errmsg)
+  end subroutine tcgemm_default_config
+
+  !> Check every rule of the configuration's family that does not depend on the device.
+  subroutine tcgemm_config_validate(config, stat, errmsg)
+    type(tcgemm_config), intent(in) :: config
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_config_validate(config), 'tcgemm_config_validate', stat, errmsg)
+  end subroutine tcgemm_config_validate
+
+  !> Shared memory (dynamic + static, bytes) one thread block of `config` needs.
+  subroutine tcgemm_config_shared_memory_bytes(config, bytes, stat, errmsg)
+    type(tcgemm_config), intent(in) :: config
+    integer(int64), intent(out) :: bytes
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: c_bytes
+
+    c_bytes = 0
+    call finish(c_tcgemm_config_shared_memory_bytes(config, c_bytes), &
+                'tcgemm_config_shared_memory_bytes', stat, errmsg)
+    bytes = int(c_bytes, int64)
+  end subroutine tcgemm_config_shared_memory_bytes
+
+  !> Threads per block of `config`.
+  subroutine tcgemm_config_threads_per_block(config, threads, stat, errmsg)
+    type(tcgemm_config), intent(in) :: config
+    integer, intent(out) :: threads
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: c_threads
+
+    c_threads = 0
+    call finish(c_tcgemm_config_threads_per_block(config, c_threads), &
+                'tcgemm_config_threads_per_block', stat, errmsg)
+    threads = int(c_threads)
+  end subroutine tcgemm_config_threads_per_block
+
+  !> Full check of `config` against a device (validation, architecture, shared-memory limit);
+  !> `device` absent or < 0: the current device.
+  subroutine tcgemm_config_check_device(config, device, stat, errmsg)
+    type(tcgemm_config), intent(in) :: config
+    integer, intent(in), optional :: device
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_config_check_device(config, device_or_current(device)), &
+                'tcgemm_config_check_device', stat, errmsg)
+  end subroutine tcgemm_config_check_device
+
+  !> The configuration tcgemm_dgemm uses on a device (family AUTO resolved).
+  subroutine tcgemm_dgemm_select_config(config, device, stat, errmsg)
+    type(tcgemm_config), intent(out) :: config
+    integer, intent(in), optional :: device
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_dgemm_select_config(device_or_current(device), config), &
+                'tcgemm_dgemm_select_config', stat, errmsg)
+  end subroutine tcgemm_dgemm_select_config
+
+  ! =============================================================================================
+  ! DGEMM on device matrices
+  ! =============================================================================================
+
+  !> Rows and columns of op(X) for a BLAS trans flag; `known` is false for a flag the library
+  !> will reject (the C layer then reports it by name).
+  subroutine op_shape(trans, x, rows, cols, known)
+    character(len=1), intent(in) :: trans
+    type(tcgemm_device_matrix), intent(in) :: x
+    integer(int64), intent(out) :: rows, cols
+    logical, intent(out) :: known
+
+    known = .true.
+    select case (trans)
+    case ('N', 'n')
+      rows = x%rows
+      cols = x%cols
+    case ('T', 't', 'C', 'c')
+      rows = x%cols
+      cols = x%rows
+    case default
+      rows = x%rows
+      cols = x%cols
+      known = .false.
+    end select
+  end subroutine op_shape
+
+  !> m, n, k of C <- op(A) op(B) from device matrices; false (and a message) when they do not
+  !> conform.
+  logical function conforming(where, transa, transb, a, b, c, m, n, k, stat, errmsg)
+    character(len=*), intent(in) :: where
+    character(len=1), intent(in) :: transa, transb
+    type(tcgemm_device_matrix), intent(in) :: a, b, c
+    integer(int64), intent(out) :: m, n, k
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64) :: a_rows, a_cols, b_rows, b_cols
+    logical :: a_known, b_known
+
+    call op_shape(transa, a, a_rows, a_cols, a_known)
+    call op_shape(transb, b, b_rows, b_cols, b_known)
+    m = c%rows
+    n = c%cols
+    k = a_cols
+    conforming = .true.
+    if (.not. (a_known .and. b_known)) return   ! the library names the bad trans flag
+    if (a_rows /= m .or. b_cols /= n .or. b_rows /= k) then
+      conforming = .false.
+      call fail_argument(where, 'op(A) is ' // itoa(a_rows) // 'x' // itoa(a_cols) // &
+                         ', op(B) is ' // itoa(b_rows) // 'x' // itoa(b_cols) // ', C is ' // &
+                         shape_text(c) // ': need op(A) m x k, op(B) k x n, C m x n', &
+                         stat, errmsg)
+    end if
+  end function conforming
+
+  !> Device matrices: C <- alpha op(A) op(B) + beta C, asynchronous on `stream`.
+  subroutine dgemm_device(transa, transb, alpha, a, b, beta, c, stream, stat, errmsg)
+    character(len=1), intent(in) :: transa, transb
+    real(real64), intent(in) :: alpha, beta
+    type(tcgemm_device_matrix), intent(in) :: a, b
+    type(tcgemm_device_matrix), intent(inout) :: c
+    type(c_ptr), intent(in), optional :: stream
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64) :: m, n, k
+    character(kind=c_char) :: c_transa, c_transb
+
+    if (.not. conforming('tcgemm_dgemm', transa, transb, a, b, c, m, n, k, stat, errmsg)) return
+    c_transa = transa      ! by-value char: see dgemm_host_core (tcgemm_host_dgemm.f90)
+    c_transb = transb
+    call finish(c_tcgemm_dgemm(c_transa, c_transb, m, n, k, alpha, a%ptr, a%ld, b%ptr, b%ld, &
+                               beta, c%ptr, c%ld, stream_or_default(stream)), 'tcgemm_dgemm', &
+                stat, errmsg)
+  end subroutine dgemm_device
+
+  !> Device matrices with an explicit kernel configuration (family shared_a, shared_ab or
+  !> sm90_mma; see tcgemm_default_config): C <- alpha op(A) op(B) + beta C.
+  subroutine tcgemm_dgemm_config(config, transa, transb, alpha, a, b, beta, c, stream, stat, &
+                                 errmsg)
+    type(tcgemm_config), intent(in) :: config
+    character(len=1), intent(in) :: transa, transb
+    real(real64), intent(in) :: alpha, beta
+    type(tcgemm_device_matrix), intent(in) :: a, b
+    type(tcgemm_device_matrix), intent(inout) :: c
+    type(c_ptr), intent(in), optional :: stream
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64) :: m, n, k
+    character(kind=c_char) :: c_transa, c_transb
+
+    if (.not. conforming('tcgemm_dgemm_config', transa, transb, a, b, c, m, n, k, stat, &
+                         errmsg)) return
+    c_transa = transa      ! by-value char: see dgemm_host_core (tcgemm_host_dgemm.f90)
+    c_transb = transb
+    call finish(c_tcgemm_dgemm_config(config, c_transa, c_transb, m, n, k, alpha, a%ptr, a%ld, &
+                                      b%ptr, b%ld, beta, c%ptr, c%ld, &
+                                      stream_or_default(stream)), &
+                'tcgemm_dgemm_config', stat, errmsg)
+  end subroutine tcgemm_dgemm_config
+
+end module tcgemm_device_dgemm

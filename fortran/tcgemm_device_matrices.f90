@@ -1,0 +1,299 @@
+!> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): device matrices.
+!>
+!> type(tcgemm_device_matrix) and what manages it: tcgemm_device_allocate, tcgemm_copy,
+!> tcgemm_device_deallocate, tcgemm_device_allocated, plus tcgemm_synchronize. shape_text and
+!> stream_or_default are public to the other parts only. Programs `use tcgemm`, not this module.
+module tcgemm_device_matrices
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real64
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_ptr, c_null_ptr, c_loc, &
+                                         c_associated
+  use tcgemm_c, only: TCGEMM_SUCCESS, c_tcgemm_malloc, c_tcgemm_free, &
+                      c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host, c_tcgemm_synchronize
+  use tcgemm_errors, only: report, finish, fail_argument, itoa
+  implicit none
+  private
+
+  public :: tcgemm_device_matrix
+  public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
+  public :: tcgemm_copy, tcgemm_synchronize
+  public :: shape_text, stream_or_default
+
+  !> Bytes of one real(real64) element.
+  integer(int64), parameter :: BYTES_PER_REAL64 = storage_size(1.0_real64) / 8
+  !> Most elements a device allocation may have: 2**59 doubles = 4 EiB, so that the size in
+  !> bytes always fits an int64 (no device comes near it).
+  integer(int64), parameter :: MAX_ELEMENTS = 2_int64**59
+  !> How a host array is laid out against a device matrix (see copy_layout).
+  integer, parameter :: NOTHING_TO_COPY = 0, PACKED = 1, VERBATIM = 2
+
+  !> A column-major matrix in device memory: element (i, j) (1-based) lives at
+  !> ptr + ((j-1)*ld + (i-1)) * 8 bytes. Rows rows+1..ld of each column are padding.
+  !> The components are public so that device memory obtained elsewhere (CUDA Fortran,
+  !> OpenACC `host_data use_device`, cudaMalloc through bind(C)) can be wrapped with the
+  !> structure constructor; tcgemm_device_deallocate only frees what tcgemm_device_allocate
+  !> allocated (it calls cudaFree on ptr).
+  type :: tcgemm_device_matrix
+    type(c_ptr) :: ptr = c_null_ptr   !< device address of element (1, 1)
+    integer(int64) :: rows = 0        !< number of rows
+    integer(int64) :: cols = 0        !< number of columns
+    integer(int64) :: ld = 1          !< leading dimension in elements, >= max(1, rows)
+  end type tcgemm_device_matrix
+
+  !> Allocate a device matrix: `(d, rows, cols [, ld])`, or `(d, source=a [, ld])` (shape of
+  !> a, contents copied) or `(d, mold=a [, ld])` (shape of a only).
+  interface tcgemm_device_allocate
+    module procedure device_allocate_i32, device_allocate_i64, device_allocate_like
+  end interface tcgemm_device_allocate
+
+  !> Copy between a host array and a device matrix, in the direction of the arguments:
+  !> `call tcgemm_copy(a, a_d)` uploads, `call tcgemm_copy(c_d, c)` downloads.
+  !> The host array is either rows x cols (the padding rows of the device matrix are written
+  !> as zeros on upload and skipped on download) or ld x cols (copied verbatim, padding included).
+  interface tcgemm_copy
+    module procedure copy_to_device, copy_to_host
+  end interface tcgemm_copy
+
+contains
+
+  !> "<rows>x<cols>" of a device matrix, for messages.
+  function shape_text(d) result(text)
+    type(tcgemm_device_matrix), intent(in) :: d
+    character(len=:), allocatable :: text
+    text = itoa(d%rows) // 'x' // itoa(d%cols)
+  end function shape_text
+
+  !> The stream argument of a launch: the caller's, or the default stream (NULL).
+  function stream_or_default(stream) result(s)
+    type(c_ptr), intent(in), optional :: stream
+    type(c_ptr) :: s
+    s = c_null_ptr
+    if (present(stream)) s = stream
+  end function stream_or_default
+
+  !> True when `d` holds device memory.
+  logical function tcgemm_device_allocated(d)
+    type(tcgemm_device_matrix), intent(in) :: d
+    tcgemm_device_allocated = c_associated(d%ptr)
+  end function tcgemm_device_allocated
+
+  !> Bytes of device memory behind a rows x cols matrix with leading dimension ld: whole
+  !> columns of ld elements, none at all for an empty matrix.
+  pure integer(int64) function storage_bytes(rows, cols, ld)
+    integer(int64), intent(in) :: rows, cols, ld
+    storage_bytes = 0
+    if (rows > 0 .and. cols > 0) storage_bytes = ld * cols * BYTES_PER_REAL64
+  end function storage_bytes
+
+  !> Allocate a rows x cols device matrix with leading dimension ld (default rows); contents
+  !> undefined. Zero-size matrices get a null pointer and need no GPU.
+  subroutine allocate_shape(d, rows, cols, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int64), intent(in) :: rows, cols, ld
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: where = 'tcgemm_device_allocate'
+    type(c_ptr) :: ptr
+    integer(int64) :: bytes
+
+    if (c_associated(d%ptr)) then
+      call fail_argument(where, 'the device matrix is already allocated ('// shape_text(d) // &
+                         '); deallocate it first', stat, errmsg)
+      return
+    end if
+    if (rows < 0 .or. cols < 0) then
+      call fail_argument(where, 'rows = ' // itoa(rows) // ' and cols = ' // itoa(cols) // &
+                         ' must be >= 0', stat, errmsg)
+      return
+    end if
+    if (ld < max(1_int64, rows)) then
+      call fail_argument(where, 'ld = ' // itoa(ld) // ' must be >= max(1, rows) = ' // &
+                         itoa(max(1_int64, rows)), stat, errmsg)
+      return
+    end if
+    if (cols > 0 .and. ld > MAX_ELEMENTS / cols) then
+      call fail_argument(where, 'ld * cols * 8 bytes overflows a 64-bit integer', stat, errmsg)
+      return
+    end if
+
+    ptr = c_null_ptr
+    bytes = storage_bytes(rows, cols, ld)
+    if (bytes > 0) then
+      call finish(c_tcgemm_malloc(ptr, int(bytes, c_int64_t)), where, stat, errmsg)
+      if (.not. c_associated(ptr)) return      ! failed and reported (stat present)
+    else
+      call report(TCGEMM_SUCCESS, '', stat, errmsg)
+    end if
+    d = tcgemm_device_matrix(ptr=ptr, rows=rows, cols=cols, ld=ld)
+  end subroutine allocate_shape
+
+  !> `call tcgemm_device_allocate(d, rows, cols [, ld, stat, errmsg])` with default integers.
+  subroutine device_allocate_i32(d, rows, cols, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int32), intent(in) :: rows, cols
+    integer(int32), intent(in), optional :: ld
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64) :: lead
+
+    lead = max(1_int64, int(rows, int64))
+    if (present(ld)) lead = int(ld, int64)
+    call allocate_shape(d, int(rows, int64), int(cols, int64), lead, stat, errmsg)
+  end subroutine device_allocate_i32
+
+  !> `call tcgemm_device_allocate(d, rows, cols [, ld, stat, errmsg])` with int64 sizes.
+  subroutine device_allocate_i64(d, rows, cols, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int64), intent(in) :: rows, cols
+    integer(int64), intent(in), optional :: ld
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64) :: lead
+
+    lead = max(1_int64, rows)
+    if (present(ld)) lead = ld
+    call allocate_shape(d, rows, cols, lead, stat, errmsg)
+  end subroutine device_allocate_i64
+
+  !> `call tcgemm_device_allocate(d, source=a [, ld])` (shape of a, contents copied) or
+  !> `call tcgemm_device_allocate(d, mold=a [, ld])` (shape of a only). Exactly one of
+  !> source and mold must be present.
+  subroutine device_allocate_like(d, source, mold, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    real(real64), intent(in), optional :: source(:, :)
+    real(real64), intent(in), optional :: mold(:, :)
+    integer, intent(in), optional :: ld
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: where = 'tcgemm_device_allocate'
+    integer(int64) :: rows, cols, lead
+    integer :: status, cleanup_status
+    character(len=1024) :: message
+
+    if (present(source) .eqv. present(mold)) then
+      call fail_argument(where, 'give exactly one of source= and mold=', stat, errmsg)
+      return
+    end if
+    if (present(source)) then
+      rows = size(source, 1, int64)
+      cols = size(source, 2, int64)
+    else
+      rows = size(mold, 1, int64)
+      cols = size(mold, 2, int64)
+    end if
+    lead = max(1_int64, rows)
+    if (present(ld)) lead = int(ld, int64)
+
+    ! Collect the outcome locally so that a failed upload can undo the allocation before the
+    ! error is delivered (and, with stat absent, before ERROR STOP).
+    message = ''
+    call allocate_shape(d, rows, cols, lead, status, message)
+    if (status == TCGEMM_SUCCESS .and. present(source)) then
+      call copy_to_device(source, d, status, message)
+      if (status /= TCGEMM_SUCCESS) call tcgemm_device_deallocate(d, cleanup_status)
+    end if
+    call report(status, trim(message), stat, errmsg)
+  end subroutine device_allocate_like
+
+  !> Free the device memory of `d` and reset it to an empty matrix. A no-op for a matrix
+  !> without memory. Only for memory from tcgemm_device_allocate.
+  subroutine tcgemm_device_deallocate(d, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: status
+
+    status = TCGEMM_SUCCESS
+    if (c_associated(d%ptr)) status = c_tcgemm_free(d%ptr)
+    d = tcgemm_device_matrix()
+    call finish(status, 'tcgemm_device_deallocate', stat, errmsg)
+  end subroutine tcgemm_device_deallocate
+
+  !> Whether the shape of host array `host` fits device matrix `d`: PACKED = rows x cols,
+  !> VERBATIM = ld x cols. NOTHING_TO_COPY when it fits neither (reported as an error) or `d`
+  !> is empty (reported as success): the copy is then complete.
+  integer function copy_layout(where, host, d, stat, errmsg)
+    character(len=*), intent(in) :: where
+    real(real64), intent(in) :: host(:, :)
+    type(tcgemm_device_matrix), intent(in) :: d
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+
+    copy_layout = NOTHING_TO_COPY
+    if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%ld) then
+      copy_layout = VERBATIM
+    else if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%rows) then
+      copy_layout = PACKED
+    else
+      call fail_argument(where, 'the host array is ' // itoa(size(host, 1, int64)) // 'x' // &
+                         itoa(size(host, 2, int64)) // ', the device matrix ' // &
+                         shape_text(d) // ' with ld = ' // itoa(d%ld), stat, errmsg)
+      return
+    end if
+    if (storage_bytes(d%rows, d%cols, d%ld) == 0) then
+      copy_layout = NOTHING_TO_COPY
+      call report(TCGEMM_SUCCESS, '', stat, errmsg)
+    end if
+  end function copy_layout
+
+  !> Upload: `call tcgemm_copy(host_array, device_matrix)`. Synchronous.
+  subroutine copy_to_device(src, dst, stat, errmsg)
+    real(real64), intent(in), contiguous, target :: src(:, :)
+    type(tcgemm_device_matrix), intent(in) :: dst
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: where = 'tcgemm_copy (host to device)'
+    real(real64), allocatable, target :: staged(:, :)
+    integer(int64) :: bytes
+
+    bytes = storage_bytes(dst%rows, dst%cols, dst%ld)
+    select case (copy_layout(where, src, dst, stat, errmsg))
+    case (VERBATIM)
+      call finish(c_tcgemm_memcpy_to_device(dst%ptr, c_loc(src), int(bytes, c_int64_t)), &
+                  where, stat, errmsg)
+    case (PACKED)
+      ! One transfer of the whole ld x cols block beats one per column; the padding rows are
+      ! sent as zeros so that the device contents are fully defined.
+      allocate(staged(dst%ld, dst%cols))
+      staged = 0.0_real64
+      staged(1:dst%rows, :) = src
+      call finish(c_tcgemm_memcpy_to_device(dst%ptr, c_loc(staged), int(bytes, c_int64_t)), &
+                  where, stat, errmsg)
+    end select
+  end subroutine copy_to_device
+
+  !> Download: `call tcgemm_copy(device_matrix, host_array)`. Synchronous. On error the host
+  !> array is unchanged.
+  subroutine copy_to_host(src, dst, stat, errmsg)
+    type(tcgemm_device_matrix), intent(in) :: src
+    real(real64), intent(inout), contiguous, target :: dst(:, :)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: where = 'tcgemm_copy (device to host)'
+    real(real64), allocatable, target :: staged(:, :)
+    integer(int64) :: bytes
+    integer :: status
+
+    bytes = storage_bytes(src%rows, src%cols, src%ld)
+    select case (copy_layout(where, dst, src, stat, errmsg))
+    case (VERBATIM)
+      call finish(c_tcgemm_memcpy_to_host(c_loc(dst), src%ptr, int(bytes, c_int64_t)), &
+                  where, stat, errmsg)
+    case (PACKED)
+      allocate(staged(src%ld, src%cols))
+      status = int(c_tcgemm_memcpy_to_host(c_loc(staged), src%ptr, int(bytes, c_int64_t)))
+      if (status == TCGEMM_SUCCESS) dst = staged(1:src%rows, :)
+      call finish(int(status, c_int), where, stat, errmsg)
+    end select
+  end subroutine copy_to_host
+
+  !> Wait until all work queued on `stream` (absent: the default stream) has finished. Errors
+  !> of earlier asynchronous launches surface here.
+  subroutine tcgemm_synchronize(stream, stat, errmsg)
+    type(c_ptr), intent(in), optional :: stream
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_synchronize(stream_or_default(stream)), 'tcgemm_synchronize', &
+                stat, errmsg)
+  end subroutine tcgemm_synchronize
+
+end module tcgemm_device_matrices

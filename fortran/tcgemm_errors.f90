@@ -1,0 +1,131 @@
+!> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): strings and error reporting.
+!>
+!> Public to module tcgemm: the status and version strings, tcgemm_last_error and
+!> tcgemm_last_error_argument. Public to the other parts only (module tcgemm does not re-export
+!> them): report, finish and fail_argument, which deliver an error like ALLOCATE does, and itoa
+!> for messages. Programs `use tcgemm`, not this module.
+module tcgemm_errors
+  use, intrinsic :: iso_fortran_env, only: int64
+  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_ptr, c_f_pointer, c_associated
+  use tcgemm_c, only: TCGEMM_SUCCESS, TCGEMM_ERROR_INVALID_ARGUMENT, c_strlen, &
+                      c_tcgemm_status_string, c_tcgemm_last_error, &
+                      c_tcgemm_last_error_argument, c_tcgemm_version_string
+  implicit none
+  private
+
+  public :: tcgemm_status_string, tcgemm_last_error, tcgemm_last_error_argument
+  public :: tcgemm_version_string
+  public :: report, finish, fail_argument, itoa
+
+  !> True while the last failure on this thread came from module tcgemm's own checks (shapes,
+  !> allocation state), made before any library call: tcgemm_last_error_argument() is 0 then.
+  logical :: module_failed = .false.
+  !$omp threadprivate(module_failed)
+
+contains
+
+  !> Copy a NUL-terminated C string owned by the library into a Fortran string.
+  function fortran_string(str) result(text)
+    type(c_ptr), intent(in) :: str
+    character(len=:), allocatable :: text
+    character(kind=c_char), pointer :: chars(:)
+    integer :: length, i
+
+    if (.not. c_associated(str)) then
+      text = ''
+      return
+    end if
+    length = int(c_strlen(str))
+    call c_f_pointer(str, chars, [length])
+    allocate(character(len=length) :: text)
+    do i = 1, length
+      text(i:i) = chars(i)
+    end do
+  end function fortran_string
+
+  !> Name of a status code, e.g. "invalid argument".
+  function tcgemm_status_string(status) result(text)
+    integer, intent(in) :: status
+    character(len=:), allocatable :: text
+    text = fortran_string(c_tcgemm_status_string(int(status, c_int)))
+  end function tcgemm_status_string
+
+  !> Message of the last failed tcgemm call on this thread ("" after a successful call).
+  function tcgemm_last_error() result(text)
+    character(len=:), allocatable :: text
+    text = fortran_string(c_tcgemm_last_error())
+  end function tcgemm_last_error
+
+  !> The argument the last failed tcgemm call on this thread blamed, as a number (0: none).
+  !> For tcgemm_dgemm on host arrays (the BLAS form) it is reference DGEMM's numbering, as
+  !> XERBLA's INFO: 1 transa, 2 transb, 3 m, 4 n, 5 k, 6 alpha, 7 a, 8 lda, 9 b, 10 ldb,
+  !> 11 beta, 12 c, 13 ldc. Calls on device matrices report the position the library gives
+  !> for the C entry point behind them (see tcgemm.h); module tcgemm's own checks (shapes,
+  !> allocation state) blame no numbered argument and give 0.
+  function tcgemm_last_error_argument() result(argument)
+    integer :: argument
+    argument = 0
+    if (.not. module_failed) argument = int(c_tcgemm_last_error_argument())
+  end function tcgemm_last_error_argument
+
+  !> Version of the library linked at run time, e.g. "0.1.0".
+  function tcgemm_version_string() result(text)
+    character(len=:), allocatable :: text
+    text = fortran_string(c_tcgemm_version_string())
+  end function tcgemm_version_string
+
+  !> Deliver an error like ALLOCATE does: to stat/errmsg when stat is present, else ERROR STOP.
+  subroutine report(status, message, stat, errmsg)
+    integer, intent(in) :: status
+    character(len=*), intent(in) :: message
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+
+    if (present(stat)) stat = status
+    if (status == TCGEMM_SUCCESS) return
+    if (present(errmsg)) errmsg = message
+    if (.not. present(stat)) error stop message
+  end subroutine report
+
+  !> Finish a wrapper after a C call: on failure build "<where>: <status>: <library message>".
+  !> The library's message is read first, before any other call can replace it.
+  subroutine finish(status, where, stat, errmsg)
+    integer(c_int), intent(in) :: status
+    character(len=*), intent(in) :: where
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: detail
+
+    module_failed = .false.
+    if (status == TCGEMM_SUCCESS) then
+      call report(TCGEMM_SUCCESS, '', stat, errmsg)
+      return
+    end if
+    detail = tcgemm_last_error()
+    if (len(detail) == 0) detail = '(no message)'
+    call report(int(status), 'tcgemm: ' // where // ': ' // tcgemm_status_string(int(status)) &
+                // ': ' // detail, stat, errmsg)
+  end subroutine finish
+
+  !> Report an argument error found by module tcgemm itself (shapes of device matrices,
+  !> allocation state).
+  subroutine fail_argument(where, detail, stat, errmsg)
+    character(len=*), intent(in) :: where, detail
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    module_failed = .true.
+    call report(int(TCGEMM_ERROR_INVALID_ARGUMENT), 'tcgemm: ' // where // ': ' // &
+                tcgemm_status_string(int(TCGEMM_ERROR_INVALID_ARGUMENT)) // ': ' // detail, &
+                stat, errmsg)
+  end subroutine fail_argument
+
+  !> Decimal text of an integer, for messages.
+  pure function itoa(value) result(text)
+    integer(int64), intent(in) :: value
+    character(len=:), allocatable :: text
+    character(len=24) :: buffer
+    write (buffer, '(i0)') value
+    text = trim(buffer)
+  end function itoa
+
+end module tcgemm_errors
