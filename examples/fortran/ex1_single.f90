@@ -1,4 +1,4 @@
-!> Example 1 of the reference design (seed 004): C(8x8) = A(8x4) B(4x8), computed by one warp
+!> Example 1 of the CUDA Fortran tensor-core article: C(8x8) = A(8x4) B(4x8), computed by one warp
 !> with one FP64 8x8x4 tensor-core (WMMA) tile: load A and B, one mma, store C.
 !>
 !> Usage: tcgemm-fortran-example-ex1_single

@@ -1,8 +1,8 @@
-!> Example 2 of the reference design (seed 004): C(8x8) = A(8xK) B(Kx8). One warp walks along K
+!> Example 2 of the CUDA Fortran tensor-core article: C(8x8) = A(8xK) B(Kx8). One warp walks along K
 !> in steps of wmma_k = 4, accumulating 8x4 by 4x8 products in one accumulator tile. The library
-!> takes any K >= 0 (the seed needed a multiple of 4).
+!> takes any K >= 0 (the article needed a multiple of 4).
 !>
-!> Usage: tcgemm-fortran-example-ex2_row [K]      (default 16, as in the seed)
+!> Usage: tcgemm-fortran-example-ex2_row [K]      (default 16, as in the article)
 program ex2_row
   use, intrinsic :: iso_fortran_env, only: real64
   use tcgemm

@@ -1,4 +1,4 @@
-!> Example 3 of the reference design (seed 004): C = A B with one warp per thread block and one
+!> Example 3 of the CUDA Fortran tensor-core article: C = A B with one warp per thread block and one
 !> 8x8 tile of C per block, so a 16x16 C takes a 2x2 grid of one-warp blocks. Correct for any
 !> size, but 32-thread blocks leave most of each SM idle (Example 4 fixes that).
 !>

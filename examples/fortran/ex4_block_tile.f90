@@ -1,10 +1,10 @@
-!> Example 4 of the reference design (seed 004): C = A B with a tile_m x tile_n tile of C per
+!> Example 4 of the CUDA Fortran tensor-core article: C = A B with a tile_m x tile_n tile of C per
 !> thread block, one warp per 8x8 sub-tile, so a 16x16 C is one block of four warps. Every warp
 !> still loads its A and B fragments from global memory (each is loaded tile_n/8 resp. tile_m/8
 !> times per block): the redundancy Examples 5 and 6 remove with shared memory.
 !>
 !> Usage: tcgemm-fortran-example-ex4_block_tile [M N K [tile_m tile_n]]
-!>        (default 16 16 16 16 16, as in the seed's code)
+!>        (default 16 16 16 16 16, as in the article's code)
 program ex4_block_tile
   use, intrinsic :: iso_fortran_env, only: real64
   use tcgemm

@@ -1,4 +1,4 @@
-!> Example 5 of the reference design (seed 004): C = A B where each thread block stages its
+!> Example 5 of the CUDA Fortran tensor-core article: C = A B where each thread block stages its
 !> tile_m x 4 slice of A in shared memory and each warp reuses that slice for a tile_m x 8 column
 !> of the block's C tile. The shared tile's leading dimension is tile_m + smPad: a padding of a
 !> few doubles moves successive columns to different banks and removes the bank conflicts of
@@ -29,7 +29,7 @@ program ex5_shared_a
   type(event_timer) :: timer
 
   tile_m = int_arg(1, 32)
-  tile_n = tile_m                       ! as in the seed: tile_n = tile_m/wmma_m*wmma_n
+  tile_n = tile_m                       ! as in the article: tile_n = tile_m/wmma_m*wmma_n
   if (command_argument_count() >= 2) then
     allocate(pads(1))
     pads(1) = int_arg(2, 0)
@@ -39,7 +39,7 @@ program ex5_shared_a
   end if
   n_runs = int_arg(3, 20)
   size_arg = int_arg(4, 3200)
-  ! The seed rounds the sizes down to whole tiles; the library would take any size.
+  ! The article rounds the sizes down to whole tiles; the library would take any size.
   m = max(tile_m, (size_arg / tile_m) * tile_m)
   n = max(tile_n, (size_arg / tile_n) * tile_n)
   k = max(wmma_k, (size_arg / wmma_k) * wmma_k)

@@ -1,4 +1,4 @@
-!> Example 6 of the reference design (seed 004): C = A B with both a tile x tile_k slice of A and
+!> Example 6 of the CUDA Fortran tensor-core article: C = A B with both a tile x tile_k slice of A and
 !> a tile_k x tile slice of B in dynamic shared memory. A deeper tile_k reuses every loaded
 !> element for more mma operations without needing more accumulator registers (those depend on
 !> the C tile only). Each warp computes an 8-row block row of the C tile, with k outermost so
@@ -6,7 +6,7 @@
 !> leading dimensions to spread fragment loads over the shared-memory banks.
 !>
 !> Usage: tcgemm-fortran-example-ex6_shared_ab [tile [tile_k [smPadA [smPadB [nRuns [size]]]]]]
-!>        (default 64 32 4 4 20 3200: the best case of the seed's Table 3)
+!>        (default 64 32 4 4 20 3200: the best case of the article's Table 3)
 program ex6_shared_ab
   use, intrinsic :: iso_fortran_env, only: int64, real64
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
@@ -31,7 +31,7 @@ program ex6_shared_ab
   pad_b = int_arg(4, 4)
   n_runs = int_arg(5, 20)
   size_arg = int_arg(6, 3200)
-  ! The seed rounds the sizes down to whole tiles; the library would take any size.
+  ! The article rounds the sizes down to whole tiles; the library would take any size.
   m = max(tile, (size_arg / tile) * tile)
   n = m
   k = max(tile_k, (size_arg / tile_k) * tile_k)

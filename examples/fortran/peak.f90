@@ -1,8 +1,8 @@
-!> The reference design's artificial benchmark (seed 004, Figure 1): every warp loads one 8x4 A
-!> and one 4x8 B fragment, runs niter mma_sync on them, and stores its 8x8 tile of C. Sweeping
-!> niter shows how far load/store cost must be amortized before the tensor cores, not memory,
-!> set the pace; the plateau is the FP64 WMMA instruction ceiling (H100: 33.1 TFLOP/s measured
-!> for m8n8k4, see shared/reference/h100-measurements.md).
+!> The artificial benchmark of the CUDA Fortran tensor-core article (its Figure 1): every warp
+!> loads one 8x4 A and one 4x8 B fragment, runs niter mma_sync on them, and stores its 8x8 tile
+!> of C. Sweeping niter shows how far load/store cost must be amortized before the tensor cores,
+!> not memory, set the pace; the plateau is the FP64 WMMA (m8n8k4) instruction ceiling of the GPU
+!> (the H100's is in bench/results/).
 !>
 !> The result is real and checked: each 8x8 tile of C must equal niter * (A B) exactly (A and B
 !> hold small integers, so every sum is exact in FP64).

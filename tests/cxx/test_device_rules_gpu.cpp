@@ -32,7 +32,7 @@ std::vector<double> run_rejected(const tcgemm_config& cfg, tcgemm_status expecte
 
 TEST(DeviceRules, SharedMemoryLimitIsANamedErrorWithByteCounts) {
   TCGEMM_REQUIRE_GPU();
-  // The seed's 128x128 tile with tile_k = 128 and pads 4: 270336 bytes, more than any current GPU allows.
+  // The article's 128x128 tile with tile_k = 128 and pads 4: 270336 bytes, more than any current GPU allows.
   tcgemm_config cfg{};
   cfg.family = TCGEMM_FAMILY_SHARED_AB;
   cfg.tile_m = cfg.tile_n = 128;

@@ -1,4 +1,4 @@
-// GPU tests of the reference-design WMMA families (seed Examples 1-4 and the Figure 1 peak benchmark),
+// GPU tests of the reference-design WMMA families (the article's Examples 1-4 and the Figure 1 peak benchmark),
 // called through the public C API and compared with cuBLAS DGEMM on the same fresh random data
 // (gpu_test_util.hpp: NaN-poisoned C, NaN padding around A and B, guard sentinels around C).
 //
@@ -217,7 +217,7 @@ TEST_P(BlockTileTest, MatchesCublas) {
   EXPECT_TRUE(run_and_check(make_spec(c.size.m, c.size.n, c.size.k, c.layout, 23), block_tile_call(c.tile_m, c.tile_n)));
 }
 
-// Tile shapes: the seed's 16x16, the default 32x32, one warp (8x8), non-square and non-power-of-two warp
+// Tile shapes: the article's 16x16, the default 32x32, one warp (8x8), non-square and non-power-of-two warp
 // grids, and the largest legal shapes (32 warps: 128x16, 64x32; 16 warps: 8x128).
 std::vector<BlockTileCase> block_tile_cases() {
   const std::vector<std::pair<int32_t, int32_t>> tiles = {{8, 8},   {16, 16}, {32, 32}, {24, 40},

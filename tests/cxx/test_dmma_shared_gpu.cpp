@@ -1,4 +1,4 @@
-// GPU tests of the shared-memory families shared_a (seed Example 5) and shared_ab (Example 6): every tile,
+// GPU tests of the shared-memory families shared_a (the article's Example 5) and shared_ab (Example 6): every tile,
 // tile_k, padding and pipeline depth on odd sizes, through tcgemm_dmma_shared_a / tcgemm_dmma_shared_ab and
 // through tcgemm_dgemm_config, each checked against cuBLAS on fresh random data (gpu_test_util.hpp).
 // Configurations that need more shared memory than this device allows are skipped, not failed.
@@ -24,7 +24,7 @@ using tcgemm::test::spec;
 const int kTiles[] = {32, 64, 96, 128};
 const int kPads[] = {0, 2, 4, 6};
 // 4 is the smallest slab, 256 the largest; 12 is not a multiple of 8 (an odd number of 16-byte pairs per
-// thread group), the rest are the seed's Table 3 values.
+// thread group), the rest are the article's Table 3 values.
 const int kTileKs[] = {4, 12, 16, 32, 64, 96, 128, 256};
 
 // The odd sizes every configuration runs on.

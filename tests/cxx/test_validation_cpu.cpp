@@ -352,12 +352,12 @@ TEST(ConfigMath, SharedMemoryAndThreads) {
   EXPECT_EQ(threads, 64 / 8 * 32);  // one warp per 8-row block row
   tcgemm_config ab1 = cfg(TCGEMM_FAMILY_SHARED_AB, 128, 0, 128, 4, 4, 1);
   ASSERT_EQ(tcgemm_config_shared_memory_bytes(&ab1, &bytes), TCGEMM_SUCCESS);
-  EXPECT_EQ(bytes, 8 * (132 * 128 + 132 * 128));  // the seed's 128/128 case: 270 KB, over an H100's 227 KB
+  EXPECT_EQ(bytes, 8 * (132 * 128 + 132 * 128));  // the article's 128/128 case: 270 KB, over an H100's 227 KB
   tcgemm_config a = cfg(TCGEMM_FAMILY_SHARED_A, 32, 0, 0, 2);
   ASSERT_EQ(tcgemm_config_shared_memory_bytes(&a, &bytes), TCGEMM_SUCCESS);
   EXPECT_EQ(bytes, 8 * (32 + 2) * 4);
   ASSERT_EQ(tcgemm_config_threads_per_block(&a, &threads), TCGEMM_SUCCESS);
-  EXPECT_EQ(threads, 128);  // the seed's 128x1x1 block for tile_m = 32
+  EXPECT_EQ(threads, 128);  // the article's 128x1x1 block for tile_m = 32
   tcgemm_config bt = cfg(TCGEMM_FAMILY_BLOCK_TILE, 16, 32);
   ASSERT_EQ(tcgemm_config_threads_per_block(&bt, &threads), TCGEMM_SUCCESS);
   EXPECT_EQ(threads, 2 * 4 * 32);

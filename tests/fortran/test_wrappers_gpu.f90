@@ -464,7 +464,7 @@ contains
     end do
     tile_m = 16
     tile_n = 16
-    call run_product('block_tile 16x16 on 16x16x16 (the seed)', 16, 16, 16, [0, 0, 0], &
+    call run_product('block_tile 16x16 on 16x16x16 (the article)', 16, 16, 16, [0, 0, 0], &
                      BLOCK_TILE)
   end subroutine test_block_tile
 

@@ -1,5 +1,5 @@
 !> Helpers shared by the Fortran example programs: command-line integers, random operands, the
-!> result check against the host (intrinsic matmul), and the seed's output lines.
+!> result check against the host (intrinsic matmul), and the article's output lines.
 module example_util
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use tcgemm, only: tcgemm_device_info, tcgemm_device_info_get, tcgemm_device_name
@@ -104,7 +104,7 @@ contains
     write (output_unit, '(a,a)') ' Device: ', tcgemm_device_name(info)
   end subroutine print_device
 
-  !> The seed's last line: " Test passed[, TFlops: x]" or " Test FAILED" (then a non-zero exit).
+  !> The article's last line: " Test passed[, TFlops: x]" or " Test FAILED" (then a non-zero exit).
   subroutine print_result(ok, tflop_rate)
     logical, intent(in) :: ok
     real(real64), intent(in), optional :: tflop_rate
