@@ -57,6 +57,13 @@ __device__ __forceinline__ void cp_async(void* smem_dst, const void* gmem_src) {
                              reinterpret_cast<const void*>(__cvta_generic_to_global(gmem_src)));
 }
 
+// Host side: whether 16-byte copies of pairs of doubles along every stored column of a column-major matrix
+// are aligned (a 16-byte aligned base and an even leading dimension; then every pair that starts at an even
+// row is). Decided once per call, per operand.
+inline bool cp_async16_aligned(const void* base, int64_t ld) {
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld % 2 == 0;
+}
+
 template <Clobber kClobber>
 __device__ __forceinline__ void cp_async_commit() {
   if constexpr (kClobber == Clobber::kNone) asm volatile("cp.async.commit_group;\n");

@@ -5,13 +5,15 @@
 
 #include <cstdint>
 
+#include "core/host_device.hpp"
+
 namespace tcgemm::detail {
 
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
 
 // ceil(a / b) for a >= 0, b > 0, without the (a + b - 1) that wraps near INT64_MAX.
-constexpr int64_t ceil_div_nonneg(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+TCGEMM_HOST_DEVICE constexpr int64_t ceil_div_nonneg(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // Elements from the first element of a column-major rows x cols matrix to its last, inclusive:
 // (cols - 1) * ld + rows; 0 for an empty matrix. False when that does not fit in int64.

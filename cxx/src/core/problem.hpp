@@ -26,6 +26,20 @@ struct GemmProblem {
   int64_t ldc = 1;
 };
 
+// The operands of a validated problem as the kernels take them, by value: the first part of every family's
+// kernel parameter block (the families add their own tile counts and flags after it).
+struct GemmOperands {
+  const double* A;
+  const double* B;
+  double* C;
+  int64_t lda, ldb, ldc;
+  int64_t m, n, k;
+  double alpha, beta;
+};
+inline GemmOperands kernel_operands(const GemmProblem& p) {
+  return GemmOperands{p.A, p.B, p.C, p.lda, p.ldb, p.ldc, p.m, p.n, p.k, p.alpha, p.beta};
+}
+
 // The problem of a BLAS-style call, argument for argument (unvalidated).
 inline GemmProblem blas_problem(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,

@@ -21,6 +21,7 @@
 #include <mma.h>
 
 #include "arch/cp_async_sm80.cuh"
+#include "core/checked_math.hpp"
 #include "core/problem.hpp"
 #include "families/common/shared_tiles.hpp"
 #include "families/common/wmma_fragments.cuh"
@@ -29,13 +30,7 @@ namespace tcgemm::detail {
 
 // Everything a shared-memory GEMM kernel needs, passed by value (one struct keeps the launch lines short).
 // The problem is the validated GemmProblem: m, n, k >= 1, alpha != 0, transa/transb normalised.
-struct SharedGemmArgs {
-  const double* A;
-  const double* B;
-  double* C;
-  int64_t lda, ldb, ldc;
-  int64_t m, n, k;
-  double alpha, beta;
+struct SharedGemmArgs : GemmOperands {
   int64_t m_tiles;      // blocks along m; the linear tile index t maps to (t % m_tiles, t / m_tiles)
   int64_t total_tiles;  // m_tiles * n_tiles (the grid may be smaller: grid-stride loop)
   int32_t tile_k;       // shared_ab: depth of one k k-tile (multiple of 4); shared_a: 4
@@ -154,41 +149,21 @@ __device__ __forceinline__ void store_c_guarded(const DmmaFragC& acc, const AccC
 }
 
 // ---- host side ----------------------------------------------------------------------------------------------
-constexpr int kCpAsyncVecBytes = 16;
-
-// 16-byte cp.async of pairs of doubles along a stored column needs a 16-byte aligned base and an even leading
-// dimension (then every pair that starts at an even row is 16-byte aligned).
-inline bool vec16_ok(const void* base, int64_t ld) {
-  return reinterpret_cast<uintptr_t>(base) % kCpAsyncVecBytes == 0 && ld % 2 == 0;
-}
-
-__host__ __device__ inline int64_t ceil_div_i64(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Maximum gridDim.x; kernels walk the tiles with a grid-stride loop, so any tile count is covered.
 constexpr int64_t kSharedMaxGridX = 2147483647;
 
 inline SharedGemmArgs make_shared_gemm_args(const GemmProblem& pr, int tile, int tile_k, int pad_a, int pad_b) {
   SharedGemmArgs a{};
-  a.A = pr.A;
-  a.B = pr.B;
-  a.C = pr.C;
-  a.lda = pr.lda;
-  a.ldb = pr.ldb;
-  a.ldc = pr.ldc;
-  a.m = pr.m;
-  a.n = pr.n;
-  a.k = pr.k;
-  a.alpha = pr.alpha;
-  a.beta = pr.beta;
-  a.m_tiles = ceil_div_i64(pr.m, tile);
-  a.total_tiles = a.m_tiles * ceil_div_i64(pr.n, tile);
+  static_cast<GemmOperands&>(a) = kernel_operands(pr);
+  a.m_tiles = ceil_div_nonneg(pr.m, tile);
+  a.total_tiles = a.m_tiles * ceil_div_nonneg(pr.n, tile);
   a.tile_k = tile_k;
   a.pad_a = pad_a;
   a.pad_b = pad_b;
   a.trans_a = pr.transa == 'T';
   a.trans_b = pr.transb == 'T';
-  a.a_vec16 = vec16_ok(pr.A, pr.lda);
-  a.b_vec16 = vec16_ok(pr.B, pr.ldb);
+  a.a_vec16 = arch::cp_async16_aligned(pr.A, pr.lda);
+  a.b_vec16 = arch::cp_async16_aligned(pr.B, pr.ldb);
   return a;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/arguments.hpp"
+#include "core/host_device.hpp"
 #include "families/common/wmma_shape.hpp"
 
 namespace tcgemm::detail {
@@ -29,13 +30,6 @@ constexpr int largest_shared_tile() {
   for (int i = 0; i < kSharedTileCount; ++i) largest = kSharedTiles[i] > largest ? kSharedTiles[i] : largest;
   return largest;
 }
-
-// Functions both the host rules and the kernels call (the rules are compiled by the host compiler alone).
-#ifdef __CUDACC__
-#define TCGEMM_HOST_DEVICE __host__ __device__
-#else
-#define TCGEMM_HOST_DEVICE
-#endif
 
 // A column-major tile in shared memory whose leading dimension is its row count plus a padding in doubles
 // (the article's smPad, smPadA, smPadB): element (r, c) is at r + c * ld(). This is the one place where a

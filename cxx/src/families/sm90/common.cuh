@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include "arch/cp_async_sm80.cuh"
+#include "core/checked_math.hpp"
+#include "core/problem.hpp"
 #include "arch/mma_sm90.cuh"
 #include "families/sm90/rules.hpp"
 
@@ -37,13 +39,8 @@ constexpr int kPipeNone = 0, kPipeGroup = 1, kPipeStep = 2;  // fragment pipelin
 constexpr int kMmaK = TCGEMM_SM90_MMA_K;
 
 // Everything a kernel instance needs from one call (host fills it, kernel reads it by value).
-struct Params {
-  const double* A;
-  const double* B;
-  double* C;
-  int64_t lda, ldb, ldc;
-  int64_t m, n, k;
-  double alpha, beta;
+// 'T','T' runs as the transposed product: the operands are then B and A, swapped (plan.cuh).
+struct Params : GemmOperands {
   int64_t tiles_m, tiles_n;  // C tile grid, one block per tile (validation: at most 2^31 - 1 tiles)
   int stages;                // pipeline depth, validated against the shape's range
   int c_vec16;               // 1: 16-byte C accesses allowed (base 16-byte aligned and ldc even)

@@ -8,13 +8,6 @@
 
 namespace tcgemm::detail::sm90 {
 
-// Dynamic shared memory of one block: `stages` A and B k-tiles, no padding.
-
-// True when 16-byte accesses to every column of a column-major matrix are aligned.
-inline bool vec16_ok(const void* base, int64_t ld) {
-  return (reinterpret_cast<uintptr_t>(base) % kChunkBytes) == 0 && (ld % kChunkDoubles) == 0;
-}
-
 // The four operand forms. 'T','T' runs as D = B A (both transposed back) with C written transposed, so
 // that its left operand is mn-contiguous and its right operand k-contiguous, as in 'N','N'.
 enum Form : int { kFormNN = 0, kFormNT = 1, kFormTN = 2, kFormTT = 3 };
@@ -49,7 +42,7 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   Plan plan{};
   plan.form = transa == 'N' ? (transb == 'N' ? kFormNN : kFormNT) : (transb == 'N' ? kFormTN : kFormTT);
   // Both operands 16-byte copyable: base 16-byte aligned and leading dimension even.
-  plan.vec16 = vec16_ok(A, lda) && vec16_ok(B, ldb);
+  plan.vec16 = arch::cp_async16_aligned(A, lda) && arch::cp_async16_aligned(B, ldb);
   const bool swap = form_transpose_c(plan.form);
   Params& p = plan.params;
   p.A = swap ? B : A;
@@ -63,10 +56,10 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   p.ldc = ldc;
   p.alpha = alpha;
   p.beta = beta;
-  p.tiles_m = ceil_div(p.m, tile_m);
-  p.tiles_n = ceil_div(p.n, tile_n);
+  p.tiles_m = ceil_div_nonneg(p.m, tile_m);
+  p.tiles_n = ceil_div_nonneg(p.n, tile_n);
   p.stages = stages;
-  p.c_vec16 = vec16_ok(C, ldc) ? 1 : 0;
+  p.c_vec16 = arch::cp_async16_aligned(C, ldc) ? 1 : 0;
   return plan;
 }
 
