@@ -1,64 +1,8 @@
 // sm90_mma: Hopper FP64 GEMM on mma.sync.aligned.m16n8k{4,8,16}.row.col.f64 (DMMA.16 in SASS), fed by a
-// multistage cp.async shared-memory pipeline. Full BLAS semantics: C <- alpha op(A) op(B) + beta C,
-// column-major, any m, n, k, leading dimension and base-pointer alignment.
-//
-// Files: common.cuh (constants, parameters), operand_tile.cuh (shared-memory tiles and their copies),
-// this header (the design and the kernel template), plan.cuh (the host side of one call), launch.cu (the
-// instances of the shape table kSm90Shapes, rules.hpp, and the launcher); the PTX instructions are wrapped
-// in arch/. The tuning probe (tests/probes/) instantiates variants outside the table through testing.cuh.
-//
-// Design (all indices are inside one thread block's tile unless said otherwise):
-//
-// * Fragment ownership. In every m16n8k* f64 shape, lane = 4 * groupID + threadID_in_group (g, t) holds
-//   A rows {g, g+8}, B column g and the k values t + 4w (w < k/4). Three permutations are free, because
-//   they are applied identically to both operands of the product (k) or to an operand and to C (m, n):
-//     - k: logical k = t + 4w of the mma is stored at physical k = 4t + w (+ offset of the mma in the
-//       16-deep "k-block"). So over a 16-deep k-block a thread owns the 4 consecutive physical k [4t, 4t+4).
-//     - m: logical row r (0..15) of m-tile i of a warp is physical warp row RT*(r % 8) + 2i + r / 8,
-//       RT = rows per thread = warp_m / 8. So a thread owns the RT consecutive rows [RT*g, RT*g + RT).
-//     - n: logical column c (0..7) of n-tile j is physical warp column NT*c + j, NT = warp_n / 8. So a
-//       thread owns B columns [NT*g, NT*g + NT) and C columns [2NT*t, 2NT*t + 2NT).
-//   Consequence: every fragment load is a 16-byte ld.shared.v2.f64 (two rows, or two k, at once), and a
-//   thread's C values form a contiguous RT x 2NT block (16-byte stores in the epilogue). A 16-byte load
-//   lands directly in the DMMA operand registers when it delivers an A pair {row g, row g+8} at one k
-//   (mn-contiguous A) or a B pair {k t, k t+4} of one column (k-contiguous B): the 'N','N' layouts. The
-//   other forms: 'T','T' runs as C^T = B A ('N','N' layouts, C stored transposed); 'N','T' uses m16n8k4
-//   (one B value per MMA, so either half of a 16-byte load fits); 'T','N' needs register moves for A.
-//
-// * Shared-memory layouts (no padding; XOR swizzle of 16-byte chunks inside 128-byte bank lines). Each
-//   operand is stored the way its global source is contiguous, so cp.async copies 16-byte chunks:
-//     - "mn-contiguous" [k][mn] (A with transa = 'N', B with transb = 'T'): row k, chunk c stored at
-//       chunk c ^ sw(k), sw spreads the 2 bits of (k / 4) % 4 (= t of the reading lanes) into the 3 chunk
-//       bits that the lane's g parity does not use. A quarter-warp (lanes 8q..8q+7 = g in {2q, 2q+1},
-//       t in 0..3) then reads 8 distinct 16-byte slots of the bank line: conflict-free.
-//     - "k-contiguous" [mn][k] (A with transa = 'T', B with transb = 'N'): row r, chunk c stored at chunk
-//       c ^ ((r / PER) % 2), PER = values per thread along mn; the two g of a quarter-warp read rows of
-//       opposite parity, so their chunks 2t + p land on opposite halves of the slot pairs: conflict-free.
-//   The smem layout is a compile-time property of (trans, tile); tcgemm_config.pad_a/pad_b must be 0.
-//
-// * Pipeline: `stages` (run-time, within the shape's range) buffers of tile_k-deep A and B k-tiles. The
-//   copy of k-tile kt + stages - 1 is issued while k-tile kt is multiplied. Fragment loads (Traits::
-//   kPipeline): kPipeGroup double buffers whole k8 groups in registers (next group loaded before the
-//   current group's MMAs, the stage barrier before the last group's MMAs, so the tensor pipe has queued
-//   work while warps wait); kPipeStep does the same per k4 step with half the registers; kPipeNone loads
-//   each group right before its MMAs. With 64x32 warp tiles (128 accumulator registers) kPipeGroup fits
-//   255 registers only for the 'N','N' layouts; the launcher picks the pipeline per form (launch.cu).
-//
-// * Edges: the edge-handling copies carry a byte count (cp.async src-size): 16, 8 or 0 bytes are read and
-//   the rest of the 16-byte destination is zero-filled. Rows/columns beyond m/n and k beyond k therefore
-//   contribute zeros, and the MMA code has no edge branches. 16-byte copies are used when the operand's
-//   base is 16-byte aligned and its leading dimension is even (decided per call on the host); otherwise
-//   8-byte copies fill the same layout. Their byte counts, 64-bit bound compares and fallback pointers
-//   cost ~200 integer instructions per k-tile per thread, so the main loop exists twice: an interior block
-//   (C tile inside m x n) first runs an edge-free copy of it (whole chunks, one source pointer and one
-//   shared offset per operand) for every k-tile whose copies lie inside k, then hands over to the
-//   edge-handling copy (kPipeNone fragments: with the double-buffered ones it did not fit 255 registers)
-//   for the last stages - 1 k-tiles; edge blocks run the edge-handling loop throughout.
-//
-// * Epilogue: C = alpha * acc + beta * C, C not read when beta == 0, only in-bounds elements written.
-//
-// * Rasterization: blocks walk the C tile grid in groups of kRasterGroupM tile rows (column-major inside
-//   a group), so blocks resident at the same time share A and B panels in L2.
+// multistage cp.async shared-memory pipeline; full BLAS semantics. This header holds the kernel template.
+// The design (fragment ownership and its free permutations, the swizzled shared-memory layouts, the
+// pipeline, edges, epilogue, rasterization) is described in README.md beside it; the parts are
+// common.cuh, operand_tile.cuh, this file, plan.cuh and launch.cu.
 #pragma once
 
 #include <cstdint>
