@@ -10,7 +10,7 @@
 #               and sm90 suites
 #   examples    every C++ and Fortran example program
 #   bench       tcgemm-bench: all families vs cuBLAS at the issue sizes, plus non-square shapes
-#   sweep       tcgemm-sweep: the seed's Table 2 and Table 3 grids, with ncu bank-conflict counters
+#   sweep       tcgemm-bench sweep: the article's Table 2 and Table 3 grids, with ncu bank-conflict counters
 set -uo pipefail
 build=${1:?build dir}
 shift
@@ -107,11 +107,11 @@ for step in "$@"; do
       note "-- peak (exit $?)"; tail -16 "$out/peak.log" >>"$summary"
       ;;
     sweep)
-      s="$build/bench/tcgemm-sweep"
+      b="$build/bench/tcgemm-bench"
       for t in table2 table3; do
-        tools/sweep-ncu.sh -b "$s" -o "$out/$t-ncu.csv" -- --$t >"$out/$t-ncu.log" 2>&1
+        tools/sweep-ncu.sh -b "$b" -o "$out/$t-ncu.csv" -- --$t >"$out/$t-ncu.log" 2>&1
         note "-- $t ncu: exit $?"
-        "$s" --$t --ncu-metrics "$out/$t-ncu.csv" --csv "$out/$t.csv" --md "$out/$t.md" >"$out/$t.log" 2>&1
+        "$b" sweep --$t --ncu-metrics "$out/$t-ncu.csv" --csv "$out/$t.csv" --md "$out/$t.md" >"$out/$t.log" 2>&1
         note "-- $t: exit $?"
       done
       ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Heatmaps of a tcgemm-sweep CSV: one PNG per table, laid out like the Markdown tables (rows = tile,
+"""Heatmaps of a `tcgemm-bench sweep` CSV: one PNG per table, laid out like the Markdown tables (rows = tile,
 columns = padding or tile_k), TFLOP/s in each cell, skipped/failed cells grey with their mark, and the
 ncu bank-conflict counts under the value when the CSV has them.
 
@@ -94,7 +94,7 @@ def read_rows(path):
             missing = NEEDED_COLUMNS - set(reader.fieldnames)
             if missing:
                 sys.exit(
-                    f"plot_sweep.py: {path} is not a tcgemm-sweep CSV (missing columns: {', '.join(sorted(missing))})"
+                    f"plot_sweep.py: {path} is not a sweep CSV (missing columns: {', '.join(sorted(missing))})"
                 )
             rows = []
             for row in reader:
@@ -268,7 +268,7 @@ def plot_group(plt, title, rows, axis, metric, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", help="CSV written by tcgemm-sweep --csv")
+    parser.add_argument("csv", help="CSV written by tcgemm-bench sweep --csv")
     parser.add_argument("--out-prefix", help="output path without .png (default: the CSV's path without .csv)")
     parser.add_argument("--metric", default="tflops", choices=sorted(METRIC_LABELS), help="value shown in the cells")
     args = parser.parse_args()

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Shared-memory bank-conflict counters for the points of a tcgemm-sweep grid, measured with Nsight Compute.
+# Shared-memory bank-conflict counters for the points of a sweep grid, measured with Nsight Compute.
 #
-#   tools/sweep-ncu.sh [-b SWEEP_BINARY] [-o OUT.csv] -- <tcgemm-sweep grid options>
-#   e.g. tools/sweep-ncu.sh -b build/bench/tcgemm-sweep -o table2-ncu.csv -- --table2
-#        build/bench/tcgemm-sweep --table2 --ncu-metrics table2-ncu.csv --csv table2.csv --md table2.md
+#   tools/sweep-ncu.sh [-b BENCH_BINARY] [-o OUT.csv] -- <tcgemm-bench sweep grid options>
+#   e.g. tools/sweep-ncu.sh -b build/bench/tcgemm-bench -o table2-ncu.csv -- --table2
+#        build/bench/tcgemm-bench sweep --table2 --ncu-metrics table2-ncu.csv --csv table2.csv --md table2.md
 #
-# It runs `tcgemm-sweep --profile-once <grid>` under ncu: every point's GEMM runs exactly once, untimed,
-# inside an NVTX range named after the point, and ncu collects
+# It runs `tcgemm-bench sweep --profile-once <grid>` under ncu: every point's GEMM runs exactly once,
+# untimed, inside an NVTX range named after the point, and ncu collects
 #   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st.sum   (bank conflicts of shared loads/stores)
 #   launch__occupancy_limit_registers                                      (blocks/SM allowed by registers)
 # with --clock-control none (the GPU keeps its normal clocks). The report is exported as CSV with each
@@ -26,33 +26,33 @@ usage_error() { echo "sweep-ncu: $*" >&2; usage >&2; exit 2; }
 # "unbound variable".
 need_value() { [[ $# -ge 2 && -n "$2" ]] || usage_error "$1 needs a value"; }
 
-sweep=""
+bench=""
 out="sweep-ncu.csv"
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    -b|--sweep) need_value "$@"; sweep="$2"; shift 2 ;;
+    -b|--bench) need_value "$@"; bench="$2"; shift 2 ;;
     -o|--out) need_value "$@"; out="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
     # The sweep's own options go after "--": a typo here must not reach ncu as a sweep option.
-    *) usage_error "unknown option '$1' (tcgemm-sweep's options go after --)" ;;
+    *) usage_error "unknown option '$1' (the sweep's options go after --)" ;;
   esac
 done
 
-# Default binary: next to a build directory in the usual places.
-if [[ -z "$sweep" ]]; then
-  for candidate in build/bench/tcgemm-sweep build-*/bench/tcgemm-sweep; do
-    if [[ -x "$candidate" ]]; then sweep="$candidate"; break; fi
+# Default binary: in a build directory in the usual places.
+if [[ -z "$bench" ]]; then
+  for candidate in build/bench/tcgemm-bench build-*/bench/tcgemm-bench; do
+    if [[ -x "$candidate" ]]; then bench="$candidate"; break; fi
   done
 fi
-if [[ -z "$sweep" || ! -x "$sweep" ]]; then
-  echo "sweep-ncu: tcgemm-sweep not found; pass it with -b path/to/tcgemm-sweep" >&2
+if [[ -z "$bench" || ! -x "$bench" ]]; then
+  echo "sweep-ncu: tcgemm-bench not found; pass it with -b path/to/tcgemm-bench" >&2
   exit 2
 fi
 # The grid options are checked by the sweep itself (host only, no GPU) before ncu gets to run it, so that
 # a bad option is reported here and not buried in ncu's log as a failed profile.
-if ! "$sweep" --dry-run "$@" >/dev/null; then
-  echo "sweep-ncu: tcgemm-sweep rejected the grid options: $*" >&2
+if ! "$bench" sweep --dry-run "$@" >/dev/null; then
+  echo "sweep-ncu: tcgemm-bench sweep rejected the grid options: $*" >&2
   exit 2
 fi
 
@@ -75,7 +75,7 @@ profile() {  # $1 = metric list; the rest = sweep options
   # The sweep's exit status is not ncu's concern here: a point that errors is reported in its own row;
   # success is judged by whether a report was written.
   "$ncu_bin" --clock-control none --nvtx --metrics "$metrics" --force-overwrite -o "$tmp/report" \
-    "$sweep" --profile-once "$@" >> "$tmp/ncu.log" 2>&1 || true
+    "$bench" sweep --profile-once "$@" >> "$tmp/ncu.log" 2>&1 || true
   [[ -s "$tmp/report.ncu-rep" ]]
 }
 
@@ -97,10 +97,11 @@ fi
 cp "$tmp/ncu.log" "$out.log"
 
 # One row per profiled kernel, named after the NVTX range (the point) it ran in; counters in base units.
+# The ranges and the marker keep the name "tcgemm-sweep": it names the sweep's data format, not a program.
 "$ncu_bin" --import "$tmp/report.ncu-rep" --csv --page raw --print-units base --print-nvtx-rename kernel > "$out"
 ranges=$(grep -c 'tcgemm-sweep:' "$out" || true)
-echo "sweep-ncu: wrote $out ($ranges kernel records inside tcgemm-sweep ranges); ncu log in $out.log" >&2
+echo "sweep-ncu: wrote $out ($ranges kernel records inside the sweep's NVTX ranges); ncu log in $out.log" >&2
 if [[ "$ranges" -eq 0 ]]; then
-  echo "sweep-ncu: warning: no kernel was renamed after a tcgemm-sweep NVTX range; --ncu-metrics will refuse $out" >&2
+  echo "sweep-ncu: warning: no kernel was renamed after a sweep NVTX range; --ncu-metrics will refuse $out" >&2
   exit 1
 fi

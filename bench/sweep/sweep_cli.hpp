@@ -1,8 +1,10 @@
-// Command line of tcgemm-sweep (host only, so the CPU tests check every rule).
+// Options of tcgemm-bench's sweep mode (`tcgemm-bench sweep ...`). Host only, so the CPU tests check every
+// rule without a GPU.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <string>
-#include <vector>
 
 #include "sweep_grid.hpp"
 #include "sweep_runner.hpp"
@@ -16,13 +18,12 @@ struct CliOptions {
   std::string md_path;
   std::string ncu_metrics_path;
   bool dry_run = false;  // list the points and their host-side validation; no GPU needed
-  bool help = false;
 };
 
-// Parses argv[1..argc-1]. Options take a value as "--opt value" or "--opt=value". --table2 / --table3
-// set the seed's grid first; any other option then overrides that part of it, wherever it appears.
-// Returns false with a message on any error (unknown option, bad list, --reps < 10, ...).
-bool parse_cli(const std::vector<std::string>& args, CliOptions* out, std::string* error);
-std::string cli_usage();
+// Adds the sweep's options to `app` (the sweep subcommand). --table2 / --table3 set the article's grid
+// first; every other option then overrides that part of it, wherever it appears on the command line
+// (CLI11 runs the options' callbacks in the order they are added here, the shortcuts first). Likewise
+// --m, --n and --k override --size. Lists are "32,64,96,128" or ranges "first:last[:step]".
+void add_sweep_options(CLI::App& app, CliOptions* out);
 
 }  // namespace tcgemm::sweep

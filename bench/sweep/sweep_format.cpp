@@ -9,9 +9,9 @@
 namespace tcgemm::sweep {
 namespace {
 
-// "ok" cells: numbers with one decimal, as in the seed's tables.
+// "ok" cells: numbers with one decimal, as in the article's tables.
 constexpr const char* kTflopsCellFormat = "%.1f";
-constexpr const char* kTimes = "\xC3\x97";       // U+00D7 multiplication sign, as in the seed's row labels
+constexpr const char* kTimes = "\xC3\x97";       // U+00D7 multiplication sign, as in the article's row labels
 constexpr const char* kEnDash = "\xE2\x80\x93";  // U+2013, the "no value" cell
 
 std::string fmt(const char* format, double v) {
@@ -55,7 +55,7 @@ std::string size_text(int64_t m, int64_t n, int64_t k) {
 }
 
 // The row label: the tile, plus tile_k when tile_k is not the column axis (it is then the same for every
-// row, as the seed's "32×32×4").
+// row, as the article's "32×32×4").
 std::string row_label(const SweepRow& r, ColumnAxis axis) {
   const tcgemm_config& c = r.point.config;
   std::string label = std::to_string(c.tile_m) + kTimes + std::to_string(c.tile_n);

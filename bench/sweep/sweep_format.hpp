@@ -1,5 +1,5 @@
 // Results of a sweep and their output formats: one CSV row per point, and Markdown tables laid out like
-// the seed's Table 2 (rows = tile, columns = padding) and Table 3 (rows = tile, columns = tile_k).
+// the article's Table 2 (rows = tile, columns = padding) and Table 3 (rows = tile, columns = tile_k).
 // Host only (no CUDA call), so the CPU tests check the exact text.
 #pragma once
 

@@ -16,18 +16,6 @@ std::string trim(const std::string& s) {
   return s.substr(first, last - first + 1);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    const size_t pos = s.find(sep, start);
-    parts.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-    if (pos == std::string::npos) break;
-    start = pos + 1;
-  }
-  return parts;
-}
-
 // A whole item (blanks around it allowed) must be an integer in the int32 range; "4x", "", "1e3" are rejected.
 bool parse_int32(const std::string& raw, int32_t* out) {
   long long v = 0;
@@ -39,7 +27,7 @@ bool parse_int32(const std::string& raw, int32_t* out) {
 
 // Expands one item ("4" or "first:last[:step]") and appends its values.
 bool expand_item(const std::string& item, std::vector<int32_t>* values, std::string* error) {
-  const std::vector<std::string> fields = split(item, ':');
+  const std::vector<std::string> fields = bench::split_fields(item, ':');
   if (fields.size() == 1) {
     int32_t v = 0;
     if (!parse_int32(fields[0], &v)) {
@@ -90,7 +78,7 @@ bool parse_int_list(const std::string& text, std::vector<int32_t>* out, std::str
     *error = "empty list";
     return false;
   }
-  for (const std::string& raw : split(text, ',')) {
+  for (const std::string& raw : bench::split_fields(text, ',')) {
     const std::string item = trim(raw);
     if (item.empty()) {
       *error = "empty item in '" + text + "'";
@@ -115,7 +103,7 @@ bool parse_tile_list(const std::string& text, std::vector<TileShape>* out, std::
     *error = "empty list";
     return false;
   }
-  for (const std::string& raw : split(text, ',')) {
+  for (const std::string& raw : bench::split_fields(text, ',')) {
     const std::string item = trim(raw);
     const size_t x = item.find_first_of("xX");
     if (x != std::string::npos) {
@@ -159,28 +147,16 @@ bool parse_size(const std::string& raw, int64_t* out, std::string* error) {
 }
 
 bool parse_family(const std::string& text, int32_t* family, std::string* error) {
-  const std::string s = trim(text);
-  if (s == "shared_a") {
-    *family = TCGEMM_FAMILY_SHARED_A;
-  } else if (s == "shared_ab") {
-    *family = TCGEMM_FAMILY_SHARED_AB;
-  } else if (s == "sm90_mma") {
-    *family = TCGEMM_FAMILY_SM90_MMA;
-  } else {
+  int32_t f = 0;
+  if (!bench::family_from_name(trim(text), &f) || f == TCGEMM_FAMILY_AUTO) {
     *error = "'" + text + "' is not a sweepable family (shared_a, shared_ab or sm90_mma)";
     return false;
   }
+  *family = f;
   return true;
 }
 
-const char* family_name(int32_t family) {
-  switch (family) {
-    case TCGEMM_FAMILY_SHARED_A: return "shared_a";
-    case TCGEMM_FAMILY_SHARED_AB: return "shared_ab";
-    case TCGEMM_FAMILY_SM90_MMA: return "sm90_mma";
-    default: return "unknown";
-  }
-}
+const char* family_name(int32_t family) { return bench::family_label(family); }
 
 SweepSpec table2_spec() {
   SweepSpec spec;

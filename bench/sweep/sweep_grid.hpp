@@ -11,8 +11,8 @@
 
 namespace tcgemm::sweep {
 
-// The seed's problem size (Examples 5 and 6 use m = n = k = 3200).
-constexpr int64_t kSeedSize = 3200;
+// The article's problem size (Examples 5 and 6 use m = n = k = 3200).
+constexpr int64_t kArticleSize = 3200;
 // No list may expand to more values than this (a typo such as "0:100000" should not start a day-long run).
 constexpr size_t kMaxListValues = 1024;
 
@@ -31,12 +31,12 @@ struct SweepSpec {
   std::vector<int32_t> pad_a;
   std::vector<int32_t> pad_b;
   std::vector<int32_t> stages;
-  // --pad: pad_b takes pad_a's value at every point (one padding axis, pad_a = pad_b), as in the seed's
+  // --pad: pad_b takes pad_a's value at every point (one padding axis, pad_a = pad_b), as in the article's
   // Table 3 where smPadA = smPadB.
   bool pad_b_follows_pad_a = false;
-  int64_t m = kSeedSize;
-  int64_t n = kSeedSize;
-  int64_t k = kSeedSize;
+  int64_t m = kArticleSize;
+  int64_t n = kArticleSize;
+  int64_t k = kArticleSize;
 };
 
 // One point of the grid: the configuration as it will be passed to tcgemm_dgemm_config (every field
@@ -67,11 +67,11 @@ bool parse_size(const std::string& text, int64_t* out, std::string* error);
 bool parse_family(const std::string& text, int32_t* family, std::string* error);
 const char* family_name(int32_t family);
 
-// ---- the seed's tables -----------------------------------------------------------------------------
+// ---- the article's tables --------------------------------------------------------------------------
 // Table 2: shared_a, tile 32/64/96/128 x pad_a 0/2/4/6, m = n = k = 3200.
 SweepSpec table2_spec();
 // Table 3: shared_ab, tile 32/64/96/128 x tile_k 32/64/96/128, pad_a = pad_b = 4, m = n = k = 3200,
-// stages 1 (the seed's load-sync-compute loop) and 2 (the library's double-buffered default).
+// stages 1 (the article's load-sync-compute loop) and 2 (the library's double-buffered default).
 SweepSpec table3_spec();
 
 // ---- expansion -------------------------------------------------------------------------------------
@@ -82,7 +82,9 @@ std::vector<SweepPoint> expand(const SweepSpec& spec);
 // "shared_a 32x32x4 pad_a=0 pad_b=0 stages=1": what the progress line shows.
 std::string point_label(const SweepPoint& point);
 // "tcgemm-sweep:shared_a:3200x3200x3200:32x32x4:pad_a=0:pad_b=0:stages=1": the NVTX range name around
-// a profiled point, and the key under which ncu's counters are merged back. Only [A-Za-z0-9_:=x-].
+// a profiled point, and the key under which ncu's counters are merged back. Only [A-Za-z0-9_:=x-]. The
+// prefix names the sweep, not a program: ncu exports made before the sweep became a mode of tcgemm-bench
+// still merge.
 std::string point_key(const SweepPoint& point);
 constexpr const char* kPointKeyPrefix = "tcgemm-sweep:";
 

@@ -1,6 +1,6 @@
 // Bank-conflict counters from Nsight Compute, merged into the sweep's rows.
 //
-// tools/sweep-ncu.sh runs `tcgemm-sweep --profile-once <grid>` under ncu. In that mode every point's GEMM
+// tools/sweep-ncu.sh runs `tcgemm-bench sweep --profile-once <grid>` under ncu. In that mode every point's GEMM
 // call sits inside an NVTX range named point_key(point) ("tcgemm-sweep:shared_a:3200x3200x3200:..."),
 // and the report is exported with `--csv --page raw --print-nvtx-rename kernel`, so each profiled kernel
 // is listed under the name of the range it ran in. This file reads that export and sums the counters of

@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include "random_fill.hpp"
+#include "reference_check.hpp"
 #include "timing.hpp"
 
 namespace tcgemm::sweep {
@@ -24,6 +26,19 @@ std::string cuda_text(cudaError_t e, const char* what) {
 
 std::string cublas_text(cublasStatus_t s, const char* what) {
   return std::string(what) + ": " + cublasGetStatusName(s) + ": " + cublasGetStatusString(s);
+}
+
+// The row's reason for a failed check: the worst element (1-based, as in the article's Fortran) and how
+// many elements are off.
+std::string failure_text(const check::Report& r) {
+  char buf[256];
+  const check::Mismatch& w = r.worst;
+  std::snprintf(buf, sizeof buf,
+                "wrong result: C(%lld,%lld) = %.17g, cuBLAS %.17g; |diff| %.3e > tolerance %.3e "
+                "(%lld of %lld elements)",
+                static_cast<long long>(w.i + 1), static_cast<long long>(w.j + 1), w.value, w.reference, w.diff, w.tol,
+                static_cast<long long>(r.outside_tolerance), static_cast<long long>(r.elements));
+  return buf;
 }
 
 template <typename T>
@@ -195,12 +210,13 @@ void SweepRunner::run_checked_and_timed(const SweepPoint& p, SweepRow* row) {
       (e = cudaStreamSynchronize(stream_)) != cudaSuccess)
     return fail(row, cuda_text(e, "copying C and the cuBLAS reference to the host"));
 
-  const CheckResult check = check_against_reference(p.m, p.n, p.k, hA_, hB_, hC_, hRef_);
-  row->max_rel_err = check.max_rel_err;
-  if (!check.pass) {
+  const check::Gemm gemm{'N', 'N', p.m, p.n, p.k, kAlpha, kBeta, hA_.data(), p.m, hB_.data(), p.k};
+  const check::Report check = check::check_result(gemm, check::OutputLayout{p.m}, nullptr, hC_.data(), hRef_.data());
+  row->max_rel_err = check.max_normwise_err;
+  if (!check.pass()) {
     // Timing a wrong kernel would put a meaningless number in the table.
     row->status = RowStatus::kFailed;
-    row->reason = check.message;
+    row->reason = failure_text(check);
     return;
   }
 
@@ -248,8 +264,8 @@ SweepRow SweepRunner::run_point(const SweepPoint& p) {
     }
     // Fresh operands for every point (seed + index), uploaded before anything runs.
     const uint64_t seed = opt_.seed + 2 * uint64_t(p.index);
-    fill_uniform(&hA_, seed);
-    fill_uniform(&hB_, seed + 1);
+    bench::fill_uniform(&hA_, seed);
+    bench::fill_uniform(&hB_, seed + 1);
     cudaError_t e;
     if ((e = cudaMemcpyAsync(dA_, hA_.data(), hA_.size() * sizeof(double), cudaMemcpyHostToDevice, stream_)) !=
             cudaSuccess ||

@@ -1,6 +1,6 @@
 // Runs sweep points on the GPU through the public API only (tcgemm_dgemm_config with the point's
 // configuration), with cuBLAS DGEMM on the same data as correctness reference and speed yardstick.
-// Used by both the tcgemm-sweep program and the GPU smoke test, so the test exercises the real path.
+// Used by both tcgemm-bench's sweep mode and the GPU smoke test, so the test exercises the real path.
 #pragma once
 
 #include <cstdint>
@@ -11,21 +11,20 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include "sweep_check.hpp"
 #include "sweep_format.hpp"
 #include "sweep_grid.hpp"
+#include "sweep_occupancy.hpp"
 #include "sweep_progress.hpp"
 
 namespace tcgemm::sweep {
 
-constexpr int kMinReps = 10;       // the program's floor for --reps (a median of at least 10 runs)
-constexpr int kDefaultReps = 20;   // the seed's nRuns
-constexpr int kDefaultWarmup = 5;  // untimed runs first, so the clocks have ramped up (seed, Example 5)
+constexpr int kDefaultReps = 20;   // the article's nRuns
+constexpr int kDefaultWarmup = 5;  // untimed runs first, so the clocks have ramped up (the article's Example 5)
 
 struct RunnerOptions {
   int reps = kDefaultReps;
   int warmup = kDefaultWarmup;
-  uint64_t seed = 1;          // point i uses seed + i for its operands
+  uint64_t seed = 1;          // point i fills A from seed + 2i and B from seed + 2i + 1
   bool profile_once = false;  // run each point's GEMM exactly once inside an NVTX range; no check, no timing
   int device = -1;            // -1: the current device
 };
@@ -34,7 +33,8 @@ struct RunnerOptions {
 //   1. invalid configuration (host validation) or not fitting the device (tcgemm_config_check_device)
 //      -> skipped, with the library's message;
 //   2. fresh random A, B (uniform [-1, 1)), C poisoned with NaN; one tcgemm_dgemm_config call (beta = 0,
-//      so C must not be read), checked against cuBLAS on the same operands (sweep_check.hpp);
+//      so C must not be read), checked against cuBLAS on the same operands by the shared reference check
+//      (bench/check/reference_check.hpp);
 //   3. warm-up, then `reps` runs each between its own pair of CUDA events (bench/timing.hpp): median,
 //      min, max; the same for cuBLAS on the same data; TFLOP/s = 2 m n k / median.
 // A library or CUDA error becomes an "error" row. If it leaves the CUDA context unusable (a sticky error
@@ -79,7 +79,7 @@ class SweepRunner {
 };
 
 // Runs every point in order and returns one row per point; progress goes to progress_out (null: silent),
-// as a redrawn bar when that is a terminal, as plain lines otherwise. The tcgemm-sweep program and the
+// as a redrawn bar when that is a terminal, as plain lines otherwise. tcgemm-bench's sweep mode and the
 // GPU smoke test both go through here.
 std::vector<SweepRow> run_points(SweepRunner& runner, const std::vector<SweepPoint>& points,
                                  std::FILE* progress_out);

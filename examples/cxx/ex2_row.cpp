@@ -1,5 +1,5 @@
 // Example 2 of the reference design: one warp computes C(8x8) = A(8xK) B(Kx8), looping over K in steps of
-// wmma_k = 4 and accumulating in one fragment (tcgemm_dmma_row). K defaults to the seed's 16; any K >= 0
+// wmma_k = 4 and accumulating in one fragment (tcgemm_dmma_row). K defaults to the article's 16; any K >= 0
 // works (a K that is not a multiple of 4 is zero-padded inside the kernel).
 //   usage: tcgemm-example-ex2_row [K]
 #include <cstdio>

@@ -1,5 +1,5 @@
 // Example 3 of the reference design: a grid of one-warp thread blocks, block (x, y) computing the 8x8 tile
-// (x, y) of C = A B (tcgemm_dmma_warp_per_block). The seed's size is M = N = K = 16 (a 2x2 grid); any sizes
+// (x, y) of C = A B (tcgemm_dmma_warp_per_block). The article's size is M = N = K = 16 (a 2x2 grid); any sizes
 // work, edge tiles included.
 //   usage: tcgemm-example-ex3_warp_per_block [M N K]
 #include <cstdio>

@@ -1,5 +1,6 @@
 // Small helpers shared by the C++ example programs: error checks that exit with a message, random
-// matrices, a host reference GEMM, a comparison, and CUDA-event timing (median of timed runs).
+// matrices, the check of a result (the shared one of bench/check/reference_check.hpp, against cuBLAS or a
+// host loop), and CUDA-event timing (median of timed runs).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,15 +8,13 @@
 #include <exception>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <random>
-#include <utility>
 #include <vector>
 
+#include "reference_check.hpp"  // bench/check/: the check the tests and tcgemm-bench use too
 #include "tcgemm/tcgemm.h"
 #include "timing.hpp"  // bench/: the CUDA-event timer the benchmarks use
 
@@ -78,56 +77,30 @@ inline std::vector<double> to_host(const double* d, size_t count) {
   return h;
 }
 
-// C = A B on the host, the plain triple loop (fine for the small example sizes). `abs_product`, when given,
-// receives |A| |B|, the scale of the rounding error of each element.
-inline std::vector<double> host_gemm(int64_t m, int64_t n, int64_t k, const std::vector<double>& A, int64_t lda,
-                                     const std::vector<double>& B, int64_t ldb, int64_t ldc,
-                                     std::vector<double>* abs_product = nullptr) {
-  const size_t size = static_cast<size_t>(ldc * std::max<int64_t>(n, 1));
-  std::vector<double> C(size, 0.0), absC(size, 0.0);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t p = 0; p < k; ++p) {
-      const double b = B[static_cast<size_t>(p + j * ldb)];
-      for (int64_t i = 0; i < m; ++i) {
-        const double a = A[static_cast<size_t>(i + p * lda)];
-        C[static_cast<size_t>(i + j * ldc)] += a * b;
-        absC[static_cast<size_t>(i + j * ldc)] += std::fabs(a * b);
-      }
-    }
-  if (abs_product) *abs_product = std::move(absC);
-  return C;
+// The plain product C = A B of column-major operands, as the shared check describes a GEMM.
+inline tcgemm::check::Gemm product(int64_t m, int64_t n, int64_t k, const std::vector<double>& A, int64_t lda,
+                                   const std::vector<double>& B, int64_t ldb) {
+  return tcgemm::check::Gemm{'N', 'N', m, n, k, 1.0, 0.0, A.data(), lda, B.data(), ldb};
 }
 
-// Every |got - want| <= 2 (k + 1) eps bound(i, j), where bound(i, j) bounds sum_p |a_ip b_pj|. NaN fails.
-template <class Bound>
-bool matches(int64_t m, int64_t n, int64_t k, const std::vector<double>& got, const std::vector<double>& want,
-             int64_t ldc, Bound&& bound, double* max_error = nullptr) {
-  const double eps = std::numeric_limits<double>::epsilon();
-  double worst = 0.0;
-  bool ok = true;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      const size_t idx = static_cast<size_t>(i + j * ldc);
-      const double d = std::fabs(got[idx] - want[idx]);
-      if (!(d <= 2.0 * double(k + 1) * eps * bound(i, j) + 1e-300)) ok = false;
-      worst = std::max(worst, d);
-    }
-  if (max_error) *max_error = worst;
-  return ok;
+// Judges C (ld ldc) against a reference C with the shared check, C0 as it was before the call when beta is
+// not 0. Prints the largest difference and, on a failure, the first elements outside the tolerance.
+inline bool check_result(const tcgemm::check::Gemm& gemm, int64_t ldc, const std::vector<double>& C,
+                         const std::vector<double>& reference, const char* reference_name,
+                         const std::vector<double>* C0 = nullptr) {
+  const tcgemm::check::Report r = tcgemm::check::check_result(
+      gemm, tcgemm::check::OutputLayout{ldc}, C0 ? C0->data() : nullptr, C.data(), reference.data());
+  std::printf(" max |C - C_%s| = %.3e\n", reference_name, r.max_abs_err);
+  if (!r.pass()) std::printf(" %s\n", r.summary(reference_name).c_str());
+  return r.pass();
 }
 
-// Downloads C (m x n, ldc) from the device, compares it with the host product A B and prints the largest
-// difference. True when every element is within the tolerance of matches().
+// Downloads C (m x n, ldc) from the device and checks it against the host loop's A B.
 inline bool check_against_host(int64_t m, int64_t n, int64_t k, const std::vector<double>& A, int64_t lda,
                                const std::vector<double>& B, int64_t ldb, const double* dC, int64_t ldc) {
-  const std::vector<double> C = to_host(dC, static_cast<size_t>(ldc * n));
-  std::vector<double> bound;
-  const std::vector<double> ref = host_gemm(m, n, k, A, lda, B, ldb, ldc, &bound);
-  double max_error = 0;
-  const bool ok = matches(m, n, k, C, ref, ldc,
-                          [&](int64_t i, int64_t j) { return bound[static_cast<size_t>(i + j * ldc)]; }, &max_error);
-  std::printf(" max |C - C_host| = %.3e\n", max_error);
-  return ok;
+  const tcgemm::check::Gemm gemm = product(m, n, k, A, lda, B, ldb);
+  const std::vector<double> reference = tcgemm::check::host_gemm(gemm, tcgemm::check::OutputLayout{ldc}, nullptr);
+  return check_result(gemm, ldc, to_host(dC, reference.size()), reference, "host");
 }
 
 // Median milliseconds of `reps` timed runs after `warmup` untimed ones, each timed run between its own

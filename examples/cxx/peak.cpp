@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
 
   const std::vector<double> A = example::random_matrix(kWmmaM, kWmmaK, kWmmaM, 1, true);
   const std::vector<double> B = example::random_matrix(kWmmaK, kWmmaN, kWmmaK, 2, true);
-  const std::vector<double> ab = example::host_gemm(kWmmaM, kWmmaN, kWmmaK, A, kWmmaM, B, kWmmaK, kWmmaM);
+  const std::vector<double> ab = tcgemm::check::host_gemm(example::product(kWmmaM, kWmmaN, kWmmaK, A, kWmmaM, B, kWmmaK),
+                                                          tcgemm::check::OutputLayout{kWmmaM}, nullptr);
   double* dA = example::to_device(A);
   double* dB = example::to_device(B);
   double* dC = nullptr;

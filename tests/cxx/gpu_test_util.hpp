@@ -1,5 +1,6 @@
-// GPU test harness: fresh random operands, NaN-poisoned C, guard sentinels, cuBLAS as the reference,
-// and a per-element tolerance from k * eps * ||row_i(op(A))|| * ||col_j(op(B))||.
+// GPU test harness: fresh random operands, NaN-poisoned C, guard sentinels, cuBLAS as the reference, and
+// the shared check of bench/check/reference_check.hpp (per-element tolerance from
+// 2 (k + 1) eps |alpha| ||row_i(op(A))|| ||col_j(op(B))||, NaN fails, guards must stay bit-identical).
 #pragma once
 
 #include <cublas_v2.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_check.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace tcgemm::test {
@@ -229,55 +231,12 @@ inline ::testing::AssertionResult run_and_check(const GemmSpec& s, const GemmCal
   if (dC.download(&hC) != cudaSuccess || dRef.download(&hRef) != cudaSuccess)
     return ::testing::AssertionFailure() << "download failed";
 
-  // Row norms of op(A) and column norms of op(B) for the tolerance.
-  auto a_at = [&](int64_t i, int64_t l) {  // op(A)(i, l)
-    return a_plain ? hA[size_t(s.a_offset + l * lda + i)] : hA[size_t(s.a_offset + i * lda + l)];
-  };
-  auto b_at = [&](int64_t l, int64_t j) {  // op(B)(l, j)
-    return b_plain ? hB[size_t(s.b_offset + j * ldb + l)] : hB[size_t(s.b_offset + l * ldb + j)];
-  };
-  std::vector<double> row_norm(size_t(std::max<int64_t>(s.m, 0)), 0.0), col_norm(size_t(std::max<int64_t>(s.n, 0)), 0.0);
-  for (int64_t i = 0; i < s.m; ++i) {
-    double acc = 0;
-    for (int64_t l = 0; l < s.k; ++l) acc += a_at(i, l) * a_at(i, l);
-    row_norm[size_t(i)] = std::sqrt(acc);
-  }
-  for (int64_t j = 0; j < s.n; ++j) {
-    double acc = 0;
-    for (int64_t l = 0; l < s.k; ++l) acc += b_at(l, j) * b_at(l, j);
-    col_norm[size_t(j)] = std::sqrt(acc);
-  }
-  const double eps = std::numeric_limits<double>::epsilon();
-  int64_t bad = 0, guard_hits = 0;
-  std::ostringstream detail;
-  for (int64_t j = 0; j < s.n; ++j) {
-    for (int64_t i = 0; i < s.m; ++i) {
-      const size_t idx = size_t(s.c_offset + j * ldc + i);
-      const double c0 = s.beta == 0.0 ? 0.0 : hC0[idx];
-      const double tol = 2.0 * double(s.k + 1) * eps * std::fabs(s.alpha) * row_norm[size_t(i)] * col_norm[size_t(j)] +
-                         4.0 * eps * std::fabs(s.beta * c0) + 1e-300;
-      const double diff = std::fabs(hC[idx] - hRef[idx]);
-      if (!(diff <= tol)) {  // NaN fails too
-        if (bad < 5)
-          detail << "\n  C(" << i << "," << j << ") = " << hC[idx] << ", cuBLAS " << hRef[idx] << ", |diff| " << diff
-                 << " > tol " << tol;
-        ++bad;
-      }
-    }
-  }
-  // Everything outside the m x n matrix must be untouched.
-  for (int64_t idx = 0; idx < c_total; ++idx) {
-    const int64_t rel = idx - s.c_offset;
-    const bool inside = rel >= 0 && rel < ldc * s.n && (rel % ldc) < s.m;
-    if (!inside && !same_bits(hC[size_t(idx)], hC0[size_t(idx)])) {
-      if (guard_hits < 5) detail << "\n  guard element " << idx << " (outside C) was written: " << hC[size_t(idx)];
-      ++guard_hits;
-    }
-  }
-  if (bad || guard_hits)
-    return ::testing::AssertionFailure() << describe(s) << ": " << bad << " of " << s.m * s.n
-                                         << " elements outside tolerance, " << guard_hits
-                                         << " guard elements written" << detail.str();
+  // The shared check, on the whole C buffer: hC0 gives beta's C0 and the guards that must stay untouched.
+  const check::Gemm gemm{s.transa, s.transb, s.m, s.n, s.k, s.alpha, s.beta,
+                         hA.data() + s.a_offset, lda, hB.data() + s.b_offset, ldb};
+  const check::Report report =
+      check::check_result(gemm, check::OutputLayout{ldc, s.c_offset, c_total}, hC0.data(), hC.data(), hRef.data());
+  if (!report.pass()) return ::testing::AssertionFailure() << describe(s) << ": " << report.summary();
   return ::testing::AssertionSuccess();
 }
 

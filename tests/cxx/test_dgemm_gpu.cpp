@@ -33,7 +33,7 @@ tcgemm_status call_dgemm(const GemmSpec& s, const double* A, int64_t lda, const 
 std::vector<tcgemm_config> shared_configs() {
   std::vector<tcgemm_config> out;
   tcgemm_config a{};
-  a.family = TCGEMM_FAMILY_SHARED_A;  // defaults (tile 64 in config_rules.hpp), pad 0
+  a.family = TCGEMM_FAMILY_SHARED_A;  // defaults (tile 64, families/ex5_shared_a/rules.hpp), pad 0
   out.push_back(a);
   a.tile_m = 32;
   a.pad_a = 4;

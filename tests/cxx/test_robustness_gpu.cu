@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gpu_test_util.hpp"
+#include "reference_check.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
@@ -40,33 +41,27 @@ void leave_pending_error() {
   ASSERT_NE(cudaPeekAtLastError(), cudaSuccess) << "the test could not leave an error pending";
 }
 
-// C = alpha A B + beta C0 on the host (column-major, NN), and whether `got` matches it within
-// 2 (k + 1) eps sum_l |a_il||b_lj| + 4 eps |beta c0|.
+// Whether `got` is C = alpha A B + beta C0 (column-major, NN, packed), judged by the project's one reference
+// check against a host loop (bench/check/reference_check.hpp).
 ::testing::AssertionResult matches_host_gemm(int64_t m, int64_t n, int64_t k, double alpha,
                                              const std::vector<double>& a, const std::vector<double>& b, double beta,
                                              const std::vector<double>& c0, const std::vector<double>& got) {
-  const double eps = std::numeric_limits<double>::epsilon();
-  int64_t bad = 0;
-  std::string first;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      double sum = 0, mag = 0;
-      for (int64_t l = 0; l < k; ++l) {
-        sum += a[size_t(l * m + i)] * b[size_t(j * k + l)];
-        mag += std::fabs(a[size_t(l * m + i)] * b[size_t(j * k + l)]);
-      }
-      const double c_old = beta == 0.0 ? 0.0 : c0[size_t(j * m + i)];
-      const double want = alpha * sum + beta * c_old;
-      const double tol = 2.0 * double(k + 1) * eps * std::fabs(alpha) * mag + 4.0 * eps * std::fabs(beta * c_old);
-      const double v = got[size_t(j * m + i)];
-      if (!(std::fabs(v - want) <= tol + 1e-300)) {
-        if (!bad) first = "C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(v) +
-                          ", want " + std::to_string(want);
-        ++bad;
-      }
-    }
-  if (bad) return ::testing::AssertionFailure() << bad << " of " << m * n << " elements wrong; first " << first;
-  return ::testing::AssertionSuccess();
+  tcgemm::check::Gemm g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.alpha = alpha;
+  g.beta = beta;
+  g.A = a.data();
+  g.lda = m;
+  g.B = b.data();
+  g.ldb = k;
+  tcgemm::check::OutputLayout layout;
+  layout.ld = m;
+  const std::vector<double> reference = tcgemm::check::host_gemm(g, layout, c0.data());
+  const tcgemm::check::Report r = tcgemm::check::check_result(g, layout, c0.data(), got.data(), reference.data());
+  if (r.pass()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << r.summary("host");
 }
 
 std::vector<double> random_vector(size_t count, uint64_t seed) {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../../cxx/src/config_rules.hpp"  // kSm90Shapes: the test covers whatever the table holds
+#include "families/sm90/rules.hpp"  // white-box: kSm90Shapes, so the test covers whatever the table holds
 #include "gpu_test_util.hpp"
 #include "tcgemm/tcgemm.h"
 

@@ -1,5 +1,5 @@
-// GPU smoke test of the sweep: a 2-point grid through the same runner as tcgemm-sweep (run_points), its CSV
-// rows checked field by field; skipped points (invalid, too much shared memory) and --profile-once.
+// GPU smoke test of the sweep: a 2-point grid through the same runner as `tcgemm-bench sweep` (run_points),
+// its CSV rows checked field by field; skipped points (invalid, too much shared memory) and --profile-once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +73,7 @@ TEST(SweepGpu, TwoPointSweepProducesCheckedTimedCsvRows) {
     ADD_FAILURE() << "no column " << name;
     return size_t(0);
   };
+  // k eps: tighter than the shared check's 2 (k + 1) eps, and still far above what random data gives.
   const double tolerance = double(kSize) * std::numeric_limits<double>::epsilon();
   for (int i = 0; i < 2; ++i) {
     SCOPED_TRACE(lines[size_t(i + 1)]);

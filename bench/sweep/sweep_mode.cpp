@@ -1,28 +1,18 @@
-// tcgemm-sweep: the padding / tile sweep of the seed's Tables 2 and 3, on any GPU, in one command.
-//
-//   tcgemm-sweep --table2 --csv table2.csv --md table2.md
-//   tcgemm-sweep --family shared_ab --tiles 64 --tile-k 32,64 --pad 0:6:2 --size 4096
-//
-// Every point goes through the public API (tcgemm_dgemm_config), is checked against cuBLAS once and
-// timed beside cuBLAS on the same data (bench/sweep/sweep_runner.hpp). See --help and
-// bench/sweep/README-section.md.
+#include "sweep_mode.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "cli_args.hpp"
-#include "sweep/sweep_cli.hpp"
-#include "sweep/sweep_format.hpp"
-#include "sweep/sweep_grid.hpp"
-#include "sweep/sweep_ncu.hpp"
-#include "sweep/sweep_runner.hpp"
+#include "sweep_format.hpp"
+#include "sweep_grid.hpp"
+#include "sweep_ncu.hpp"
+#include "sweep_runner.hpp"
 
+namespace tcgemm::sweep {
 namespace {
-
-using namespace tcgemm::sweep;
 
 constexpr int kExitOk = 0;
 constexpr int kExitPointFailed = 1;
@@ -43,17 +33,6 @@ bool write_file(const std::string& path, const std::string& text, std::string* e
   out << text;
   out.close();
   if (!out) return *error = "writing " + path + " failed", false;
-  return true;
-}
-
-// Checked before the sweep starts, so a typo in a path does not cost the whole run.
-bool outputs_writable(const CliOptions& opt, std::string* error) {
-  const std::pair<const char*, const std::string*> outputs[] = {{"--csv", &opt.csv_path}, {"--md", &opt.md_path}};
-  for (const auto& [option, path] : outputs) {
-    std::string why;
-    if (!path->empty() && !tcgemm::bench::check_writable(*path, &why))
-      return *error = std::string(option) + " " + *path + ": cannot write: " + why, false;
-  }
   return true;
 }
 
@@ -90,19 +69,8 @@ Counts count(const std::vector<SweepRow>& rows) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  CliOptions opt;
+int run_sweep(const CliOptions& opt) {
   std::string error;
-  if (!parse_cli(args, &opt, &error)) {
-    std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
-    return kExitUsage;
-  }
-  if (opt.help) {
-    std::fputs(cli_usage().c_str(), stdout);
-    return kExitOk;
-  }
-
   const std::vector<SweepPoint> points = expand(opt.spec);
   if (opt.dry_run) {
     print_dry_run(points);
@@ -113,21 +81,17 @@ int main(int argc, char** argv) {
   if (!opt.ncu_metrics_path.empty()) {
     std::string text;
     if (!read_file(opt.ncu_metrics_path, &text, &error) || !parse_ncu_metrics(text, &ncu, &error)) {
-      std::fprintf(stderr, "tcgemm-sweep: --ncu-metrics %s: %s\n", opt.ncu_metrics_path.c_str(), error.c_str());
+      std::fprintf(stderr, "tcgemm-bench sweep: --ncu-metrics %s: %s\n", opt.ncu_metrics_path.c_str(), error.c_str());
       return kExitUsage;
     }
-  }
-  if (!outputs_writable(opt, &error)) {
-    std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
-    return kExitUsage;
   }
 
   SweepRunner runner(opt.run);
   if (!runner.init(&error)) {
-    std::fprintf(stderr, "tcgemm-sweep: cannot run on the GPU: %s\n", error.c_str());
+    std::fprintf(stderr, "tcgemm-bench sweep: cannot run on the GPU: %s\n", error.c_str());
     return kExitUsage;
   }
-  std::fprintf(stderr, "tcgemm-sweep: %s, family %s, M = %lld, N = %lld, K = %lld, %zu points, %s\n",
+  std::fprintf(stderr, "tcgemm-bench sweep: %s, family %s, M = %lld, N = %lld, K = %lld, %zu points, %s\n",
                runner.device_name().c_str(), family_name(opt.spec.family), static_cast<long long>(opt.spec.m),
                static_cast<long long>(opt.spec.n), static_cast<long long>(opt.spec.k), points.size(),
                opt.run.profile_once ? "each run once for profiling"
@@ -143,20 +107,22 @@ int main(int argc, char** argv) {
     const std::string markdown = format_markdown(rows, MarkdownOptions{opt.run.reps});
     std::fputs(markdown.c_str(), stdout);
     if (!opt.csv_path.empty() && !write_file(opt.csv_path, format_csv(rows), &error))
-      std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
+      std::fprintf(stderr, "tcgemm-bench sweep: %s\n", error.c_str());
     if (!opt.md_path.empty() && !write_file(opt.md_path, markdown, &error))
-      std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
+      std::fprintf(stderr, "tcgemm-bench sweep: %s\n", error.c_str());
   } else if (!opt.csv_path.empty() && !write_file(opt.csv_path, format_csv(rows), &error)) {
-    std::fprintf(stderr, "tcgemm-sweep: %s\n", error.c_str());
+    std::fprintf(stderr, "tcgemm-bench sweep: %s\n", error.c_str());
   }
 
-  std::fprintf(stderr, "tcgemm-sweep: %zu points: %zu ok, %zu skipped, %zu failed, %zu errors", rows.size(),
+  std::fprintf(stderr, "tcgemm-bench sweep: %zu points: %zu ok, %zu skipped, %zu failed, %zu errors", rows.size(),
                c.ok, c.skipped, c.failed, c.error);
   if (c.profiled) std::fprintf(stderr, ", %zu profiled", c.profiled);
   if (c.not_run) std::fprintf(stderr, ", %zu not run", c.not_run);
   std::fprintf(stderr, "\n");
-  if (!opt.csv_path.empty()) std::fprintf(stderr, "tcgemm-sweep: CSV written to %s\n", opt.csv_path.c_str());
+  if (!opt.csv_path.empty()) std::fprintf(stderr, "tcgemm-bench sweep: CSV written to %s\n", opt.csv_path.c_str());
   if (!opt.md_path.empty() && !opt.run.profile_once)
-    std::fprintf(stderr, "tcgemm-sweep: Markdown written to %s\n", opt.md_path.c_str());
+    std::fprintf(stderr, "tcgemm-bench sweep: Markdown written to %s\n", opt.md_path.c_str());
   return c.failed || c.error || c.not_run ? kExitPointFailed : kExitOk;
 }
+
+}  // namespace tcgemm::sweep
