@@ -200,14 +200,17 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // k-tile kt + stages - 1 through issue(stage, kt).
   auto main_loop = [&](int kt_begin, int kt_end, auto&& issue, auto pipeline_tag) {
     constexpr int kPipeline = decltype(pipeline_tag)::value;
+    // The copies of k-tile kt + stages - 1 into the next write stage, issued first in each k-tile: their
+    // address arithmetic then dies before the fragment buffers fill up.
+    auto issue_next = [&](int kt) {
+      issue(write_stage, kt + stages - 1);
+      write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
+    };
     if constexpr (kPipeline == kPipeStep) {
       for (int kt = kt_begin; kt < kt_end; ++kt) {
         static_for<0, T::kSteps>([&](auto step_tag) {
           constexpr int kStep = decltype(step_tag)::value;
-          if constexpr (kStep == 0) {
-            issue(write_stage, kt + stages - 1);
-            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-          }
+          if constexpr (kStep == 0) issue_next(kt);
           if constexpr (kStep == T::kSteps - 1) {
             // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
             // (the next copy target) before the barrier is passed.
@@ -239,11 +242,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         // Groups of this stage, unrolled; the last one crosses over to the next stage.
         static_for<0, T::kGroups>([&](auto group_tag) {
           constexpr int kGroup = decltype(group_tag)::value;
-          if constexpr (kGroup == 0) {
-            // Copies first: their address arithmetic then dies before the fragment buffers fill up.
-            issue(write_stage, kt + stages - 1);
-            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-          }
+          if constexpr (kGroup == 0) issue_next(kt);
           Frag next;
           if constexpr (kGroup == T::kGroups - 1) {
             // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
@@ -263,10 +262,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       for (int kt = kt_begin; kt < kt_end; ++kt) {
         static_for<0, T::kGroups>([&](auto group_tag) {
           constexpr int kGroup = decltype(group_tag)::value;
-          if constexpr (kGroup == 0) {
-            issue(write_stage, kt + stages - 1);
-            write_stage = (write_stage + 1 == stages) ? 0 : write_stage + 1;
-          }
+          if constexpr (kGroup == 0) issue_next(kt);
           Frag f;
           load_group(f, read_stage, group_tag);
           mma_group(f);
