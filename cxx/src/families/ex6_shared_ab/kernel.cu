@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
 
   const OperandView a_view{p.A, p.lda, p.m, p.k, p.trans_a, p.a_vec16};
   const OperandView b_view{p.B, p.ldb, p.k, p.n, p.trans_b, p.b_vec16};
-  const int64_t k_tiles = ceil_div_nonneg(p.k, tile_k);
+  const int64_t k_tiles = ceil_div_bounded(p.k, tile_k);
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
     const int64_t row0 = (t % p.m_tiles) * kTile;
@@ -222,7 +222,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
       const double* a_s = smem + buffer * stage_doubles;
       // The last k-tile of a k that is not a multiple of tile_k stops at the last 4-deep step with data.
       const int64_t k_left = p.k - k_tile * tile_k;
-      const int k_steps = static_cast<int>(ceil_div_nonneg(k_left < tile_k ? k_left : tile_k, kWmmaK));
+      const int k_steps = static_cast<int>(ceil_div_bounded(k_left < tile_k ? k_left : tile_k, kWmmaK));
       multiply_k_tile<Shape::kFragsPerRow, Shape::kKStepUnroll>(acc, a_s + warp * kWmmaM, lda_s, a_off,
                                                               a_s + a_doubles, ldb_s, b_off, k_steps);
     };
