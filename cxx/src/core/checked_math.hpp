@@ -14,8 +14,9 @@ inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_
 
 // ceil(a / b) for a >= 0, b > 0, without the (a + b - 1) that wraps near INT64_MAX.
 TCGEMM_HOST_DEVICE constexpr int64_t ceil_div_nonneg(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
-// The same for sizes the extent rule bounds (below 2^49), where a + b - 1 cannot wrap. Kernels use this form:
-// it is one add and one shift for a power-of-two b, and the sm90 128x64 instances spill with the other one.
+// The same for sizes the extent rule bounds (below 2^49), where a + b - 1 cannot wrap: one add and one shift
+// for a power-of-two b. Which of the two a kernel uses changes its register allocation; each kernel uses the
+// one that measured faster (docs/tuning.md).
 TCGEMM_HOST_DEVICE constexpr int64_t ceil_div_bounded(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Elements from the first element of a column-major rows x cols matrix to its last, inclusive:
