@@ -12,9 +12,39 @@ ParseResult parse_command_line(const std::vector<std::string>& args, Command* ou
                "against cuBLAS first. Lists (tile, tile-k, pad-a, pad-b, stages, sizes, trans, family) are "
                "comma-separated: every combination is measured.",
                "tcgemm-bench"};
-  app.footer("Exit status: 0 when every point passed or was skipped, 1 when a check failed or CUDA reported an "
-             "error, 2 on a usage error (reported before any CUDA call).");
+  app.footer(
+      "Shape suite (--suite FILE): tcgemm_dgemm (family auto) against cuBLAS DGEMM for every shape and form the "
+      "file lists, each row with both times, TFLOP/s and the ratio tcgemm/cuBLAS, then a summary (minimum and "
+      "geometric mean of the ratios, shapes below 0.90). --reps, --warmup, --seed, --alpha, --beta and --csv "
+      "apply. The file has one shape per line: '#' starts a comment, blank lines are ignored, and a line is\n"
+      "  SIZE [FORMS]\n"
+      "where SIZE is N (square) or MxNxK (each >= 1) and FORMS a comma-separated list of NN, NT, TN, TT "
+      "(default NN), e.g.\n"
+      "  2048 NN,NT,TN,TT\n"
+      "  64x64x65536 NN\n"
+      "A malformed line stops the program with 'FILE:LINE: <why>' (exit status 2) before any CUDA call; "
+      "--dry-run lists the parsed shapes without a GPU. A ready suite: bench/suites/dgemm-shapes.txt.\n"
+      "Exit status: 0 when every point passed or was skipped, 1 when a check failed or CUDA reported an "
+      "error, 2 on a usage error (reported before any CUDA call).");
   add_family_options(app, &command.families);
+  CLI::Option* suite_opt = app.add_option_function<std::string>(
+                                  "--suite",
+                                  [&command](const std::string& path) {
+                                    std::string error;
+                                    if (!read_suite_file(path, &command.suite.shapes, &error))
+                                      throw CLI::ValidationError(error);
+                                    command.suite.path = path;
+                                  },
+                                  "run the shapes and forms listed in FILE (format below) with family auto")
+                               ->type_name("FILE")
+                               ->take_last();
+  // The suite names the shapes and forms and runs tcgemm_dgemm as users call it (family auto).
+  for (const char* name : {"--family", "--tile", "--tile-n", "--tile-k", "--pad-a", "--pad-b", "--stages",
+                           "--sizes", "--trans"})
+    suite_opt->excludes(app.get_option(name));
+  app.add_flag("--dry-run", command.suite.dry_run, "with --suite: list the parsed shapes and exit; no GPU needed")
+      ->needs(suite_opt)
+      ->disable_flag_override();
   CLI::App* sweep = app.add_subcommand(
       "sweep",
       "The padding / tile sweep of the article's Tables 2 and 3, or any grid: each point checked against cuBLAS, "
@@ -44,6 +74,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args, Command* ou
         return ParseResult::kUsageError;
       }
     command.mode = Command::Mode::kSweep;
+  } else if (suite_opt->count() > 0) {
+    command.mode = Command::Mode::kSuite;
   }
   *out = std::move(command);
   return ParseResult::kRun;

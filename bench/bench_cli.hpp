@@ -1,5 +1,6 @@
 // The command line of tcgemm-bench, parsed with CLI11:
 //   tcgemm-bench [options]          the family benchmark (family_options.hpp)
+//   tcgemm-bench --suite FILE [...]  the family benchmark over a shape suite (suite_file.hpp)
 //   tcgemm-bench sweep [options]    the padding / tile sweep (sweep/sweep_cli.hpp)
 // Host only: every value is checked here, before any CUDA call, and the CPU tests check the rules.
 #pragma once
@@ -8,14 +9,16 @@
 #include <vector>
 
 #include "family_options.hpp"
+#include "suite_file.hpp"
 #include "sweep/sweep_cli.hpp"
 
 namespace tcgemm::bench {
 
 struct Command {
-  enum class Mode { kFamilies, kSweep };
+  enum class Mode { kFamilies, kSuite, kSweep };
   Mode mode = Mode::kFamilies;
-  FamilyOptions families;
+  FamilyOptions families;  // kSuite too: its --reps, --warmup, --seed, --alpha, --beta, --csv
+  SuiteOptions suite;
   sweep::CliOptions sweep;
 };
 

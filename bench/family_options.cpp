@@ -33,17 +33,8 @@ bool dimension(const std::string& text, int64_t* out, std::string* why) {
 bool size_list(const std::string& value, std::vector<Size>* out, std::string* why) {
   std::vector<Size> sizes;
   for (const auto& item : split_fields(value, ',')) {
-    const auto dims = split_fields(item, 'x');
     Size s{};
-    if (dims.size() == 1) {
-      if (!dimension(dims[0], &s.m, why)) return false;
-      s.n = s.k = s.m;
-    } else if (dims.size() == 3) {
-      if (!dimension(dims[0], &s.m, why) || !dimension(dims[1], &s.n, why) || !dimension(dims[2], &s.k, why))
-        return false;
-    } else {
-      return *why = "'" + item + "' is neither N nor MxNxK", false;
-    }
+    if (!parse_shape(item, &s, why)) return false;
     sizes.push_back(s);
   }
   *out = sizes;
@@ -72,6 +63,22 @@ bool trans_list(const std::string& value, std::vector<std::string>* out, std::st
 }
 
 }  // namespace
+
+bool parse_shape(const std::string& item, Size* out, std::string* why) {
+  const auto dims = split_fields(item, 'x');
+  Size s{};
+  if (dims.size() == 1) {
+    if (!dimension(dims[0], &s.m, why)) return false;
+    s.n = s.k = s.m;
+  } else if (dims.size() == 3) {
+    if (!dimension(dims[0], &s.m, why) || !dimension(dims[1], &s.n, why) || !dimension(dims[2], &s.k, why))
+      return false;
+  } else {
+    return *why = "'" + item + "' is neither N nor MxNxK", false;
+  }
+  *out = s;
+  return true;
+}
 
 void add_family_options(CLI::App& app, FamilyOptions* o) {
   add_checked_option(app, "--family", parse_into(family_list, &o->families),

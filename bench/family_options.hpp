@@ -33,6 +33,11 @@ struct FamilyOptions {
   std::string csv;
 };
 
+// One size, N (square) or MxNxK, each dimension a whole integer in [1, INT_MAX] (cuBLAS takes int
+// dimensions): the items of --sizes and the SIZE of a suite line. *why: "'12x' is neither N nor MxNxK" or
+// "'<dimension>': <parse_integer's reason>".
+bool parse_shape(const std::string& item, Size* out, std::string* why);
+
 // Adds the mode's options to `app` (the program itself: this mode needs no subcommand name).
 void add_family_options(CLI::App& app, FamilyOptions* out);
 

@@ -3,6 +3,7 @@
 //   tcgemm-bench [options]         the family benchmark (family_bench.hpp), e.g.
 //     tcgemm-bench --family shared_ab --tile 64,128 --tile-k 16,32,64 --pad-a 0,4 --pad-b 0,4 --sizes 4096
 //     tcgemm-bench --family auto,shared_ab --trans NN,NT,TN,TT --sizes 1000x2000x300
+//     tcgemm-bench --suite bench/suites/dgemm-shapes.txt --csv suite.csv   (shapes from a file: suite_file.hpp)
 //   tcgemm-bench sweep [options]   the padding / tile sweep (sweep/sweep_mode.hpp), e.g.
 //     tcgemm-bench sweep --table2 --csv table2.csv --md table2.md
 //     tcgemm-bench sweep --family shared_ab --tiles 64 --tile-k 32,64 --pad 0:6:2 --size 4096
@@ -34,8 +35,16 @@ int main(int argc, char** argv) {
       break;
   }
   try {
-    return command.mode == Command::Mode::kSweep ? tcgemm::sweep::run_sweep(command.sweep)
-                                                 : tcgemm::bench::run_family_bench(command.families);
+    switch (command.mode) {
+      case Command::Mode::kSweep:
+        return tcgemm::sweep::run_sweep(command.sweep);
+      case Command::Mode::kSuite:
+        return command.suite.dry_run ? tcgemm::bench::print_suite(command.suite)
+                                     : tcgemm::bench::run_suite_bench(command.families, command.suite);
+      case Command::Mode::kFamilies:
+        break;
+    }
+    return tcgemm::bench::run_family_bench(command.families);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tcgemm-bench: %s\n", e.what());
     return 1;

@@ -11,6 +11,7 @@
 #   examples    every C++ and Fortran example program
 #   bench       tcgemm-bench: all families vs cuBLAS at the issue sizes, plus non-square shapes
 #   sweep       tcgemm-bench sweep: the article's Table 2 and Table 3 grids, with ncu bank-conflict counters
+#   suite       tcgemm-bench --suite bench/suites/dgemm-shapes.txt: tcgemm_dgemm vs cuBLAS at every shape
 set -uo pipefail
 build=${1:?build dir}
 shift
@@ -117,6 +118,15 @@ for step in "$@"; do
         "$b" sweep --$t --ncu-metrics "$out/$t-ncu.csv" --csv "$out/$t.csv" --md "$out/$t.md" >"$out/$t.log" 2>&1
         note "-- $t: exit $?"
       done
+      ;;
+    suite)
+      # Run from the repository root (like the sweep step's tools/ path), so the suite file is found.
+      "$build/bench/tcgemm-bench" --suite bench/suites/dgemm-shapes.txt --csv "$out/suite.csv" \
+        >"$out/suite.log" 2>&1
+      note "-- suite: exit $?"
+      # Failed or skipped rows, then the summary.
+      grep -E 'FAIL|SKIP|ERROR' "$out/suite.log" | head -20 | tee -a "$summary" >/dev/null
+      sed -n '/^summary:/,$p' "$out/suite.log" | tee -a "$summary" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac

@@ -1,5 +1,6 @@
-// CPU tests of tcgemm-bench's command line (bench/bench_cli.hpp, CLI11): both modes, the checks of every
-// value (bench/cli_args.hpp: whole numbers in range, finite doubles, writable output files), and the help.
+// CPU tests of tcgemm-bench's command line (bench/bench_cli.hpp, CLI11): both modes and the shape suite
+// (bench/suite_file.hpp), the checks of every value (bench/cli_args.hpp: whole numbers in range, finite
+// doubles, writable output files), and the help.
 // Nothing here needs a GPU: a bad command line must be rejected before any CUDA call.
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "bench_cli.hpp"
 #include "cli_args.hpp"
 #include "random_fill.hpp"
+#include "suite_file.hpp"
 #include "sweep/sweep_grid.hpp"
 
 namespace tcgemm::sweep {
@@ -102,6 +104,10 @@ TEST(BenchCli, HelpOfEachMode) {
   ASSERT_EQ(parse({"--help"}, &c, &text), bench::ParseResult::kHelp);
   EXPECT_NE(text.find("--alpha X"), std::string::npos) << text;
   EXPECT_NE(text.find("sweep"), std::string::npos) << text;
+  // The suite file's format is documented in the help.
+  EXPECT_NE(text.find("--suite FILE"), std::string::npos) << text;
+  EXPECT_NE(text.find("  SIZE [FORMS]"), std::string::npos) << text;
+  EXPECT_NE(text.find("  64x64x65536 NN"), std::string::npos) << text;
   ASSERT_EQ(parse({"sweep", "-h"}, &c, &text), bench::ParseResult::kHelp);
   EXPECT_NE(text.find("--table2"), std::string::npos) << text;
   EXPECT_EQ(text.find("--alpha"), std::string::npos) << text;
@@ -271,6 +277,111 @@ TEST(CliArgs, OutputFilesAreCheckedWithoutLeavingTraces) {
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "previous results") << "an existing file keeps its contents";
+  fs::remove_all(dir);
+}
+
+// ---- the shape suite: tcgemm-bench --suite FILE (bench/suite_file.hpp) ---------------------------------
+
+TEST(BenchSuite, ParsesSizesFormsCommentsAndBlankLines) {
+  std::vector<bench::SuiteShape> shapes;
+  std::string error;
+  ASSERT_TRUE(bench::parse_suite_text("# header\n"
+                                      "\n"
+                                      "2048 NN,NT,TN,TT\n"
+                                      "   64x64x65536\tNN   # deep K\n"
+                                      "3000x5000x700\r\n"  // CRLF line end, forms default to NN
+                                      "1x4096x4096 TN#comment right after\n"
+                                      "   \t \n"
+                                      "7 TT",  // no final newline
+                                      "s.txt", &shapes, &error))
+      << error;
+  ASSERT_EQ(shapes.size(), 5u);
+  EXPECT_EQ(shapes[0].size.m, 2048);
+  EXPECT_EQ(shapes[0].size.n, 2048);
+  EXPECT_EQ(shapes[0].size.k, 2048);
+  EXPECT_EQ(shapes[0].forms, (std::vector<std::string>{"NN", "NT", "TN", "TT"}));
+  EXPECT_EQ(shapes[0].line, 3);
+  EXPECT_EQ(shapes[1].size.m, 64);
+  EXPECT_EQ(shapes[1].size.k, 65536);
+  EXPECT_EQ(shapes[1].line, 4);
+  EXPECT_EQ(shapes[2].size.m, 3000);
+  EXPECT_EQ(shapes[2].size.n, 5000);
+  EXPECT_EQ(shapes[2].size.k, 700);
+  EXPECT_EQ(shapes[2].forms, (std::vector<std::string>{"NN"}));
+  EXPECT_EQ(shapes[3].forms, (std::vector<std::string>{"TN"}));
+  EXPECT_EQ(shapes[4].size.k, 7);
+  EXPECT_EQ(shapes[4].line, 8);
+  EXPECT_EQ(bench::suite_points(shapes), 8u);
+  const std::string listing = bench::format_suite("s.txt", shapes);
+  EXPECT_NE(listing.find("s.txt: 8 shapes (size x form) from 5 lines"), std::string::npos) << listing;
+  EXPECT_NE(listing.find(" 2048x2048x2048 TT "), std::string::npos) << listing;
+  EXPECT_NE(listing.find(" 64x64x65536 NN "), std::string::npos) << listing;
+}
+
+TEST(BenchSuite, MalformedLinesNameFileAndLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"512\n12x NN\n", "s.txt:2: bad size: '12x' is neither N nor MxNxK"},
+      {"512\n0\n", "s.txt:2: bad size: '0': out of range: must be between 1 and 2147483647"},
+      {"# c\n64x-1x64\n", "s.txt:2: bad size: '-1': out of range: must be between 1 and 2147483647"},
+      {"3000000000\n", "s.txt:1: bad size: '3000000000': out of range: must be between 1 and 2147483647"},
+      {"1x2x3x4\n", "s.txt:1: bad size: '1x2x3x4' is neither N nor MxNxK"},
+      {"64x64xabc\n", "s.txt:1: bad size: 'abc': not an integer"},
+      {"NN 2048\n", "s.txt:1: bad size: 'NN': not an integer"},
+      {"\n\n2048 NX\n", "s.txt:3: bad form 'NX': must be NN, NT, TN or TT"},
+      {"2048 nn\n", "s.txt:1: bad form 'nn': must be NN, NT, TN or TT"},
+      {"2048 NN,\n", "s.txt:1: bad form '': must be NN, NT, TN or TT"},
+      {"2048 NN,TN,NN\n", "s.txt:1: form NN given twice"},
+      {"2048 NN junk\n", "s.txt:1: trailing junk 'junk' after the forms (a line is SIZE [FORMS])"},
+      {"2048 NN, NT\n", "s.txt:1: trailing junk 'NT' after the forms (a line is SIZE [FORMS])"},
+      {"", "s.txt:1: no shapes (every line is blank or a comment)"},
+      {"# only a comment\n\n   \n", "s.txt:3: no shapes (every line is blank or a comment)"},
+  };
+  for (const auto& [text, message] : cases) {
+    SCOPED_TRACE(text);
+    std::vector<bench::SuiteShape> shapes{bench::SuiteShape{}};
+    std::string error;
+    EXPECT_FALSE(bench::parse_suite_text(text, "s.txt", &shapes, &error));
+    EXPECT_EQ(error, message);
+    EXPECT_EQ(shapes.size(), 1u) << "*out is left alone on failure";
+  }
+}
+
+TEST(BenchSuite, CommandLine) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tcgemm-suite-cli-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string good = (dir / "good.txt").string(), bad = (dir / "bad.txt").string();
+  std::ofstream(good) << "# two shapes\n2048 NN,TT\n64x64x65536\n";
+  std::ofstream(bad) << "2048\n\n4096 NN extra\n";
+
+  bench::Command c;
+  std::string text;
+  ASSERT_EQ(parse({"--suite", good, "--reps", "30", "--warmup", "5", "--seed", "9"}, &c, &text),
+            bench::ParseResult::kRun)
+      << text;
+  EXPECT_EQ(c.mode, bench::Command::Mode::kSuite);
+  EXPECT_EQ(c.suite.path, good);
+  EXPECT_FALSE(c.suite.dry_run);
+  ASSERT_EQ(c.suite.shapes.size(), 2u);
+  EXPECT_EQ(c.suite.shapes[0].forms, (std::vector<std::string>{"NN", "TT"}));
+  EXPECT_EQ(c.suite.shapes[1].size.k, 65536);
+  EXPECT_EQ(c.families.reps, 30);
+  EXPECT_EQ(c.families.warmup, 5);
+  EXPECT_EQ(c.families.seed, 9u);
+  ASSERT_EQ(parse({"--dry-run", "--suite", good}, &c, &text), bench::ParseResult::kRun) << text;
+  EXPECT_TRUE(c.suite.dry_run);
+
+  expect_usage_errors({}, {
+      {{"--suite", bad}, bad + ":3: trailing junk 'extra' after the forms (a line is SIZE [FORMS])"},
+      {{"--suite", (dir / "missing.txt").string()},
+       (dir / "missing.txt").string() + ": cannot read: " + std::strerror(ENOENT)},
+      {{"--dry-run"}, "--dry-run requires --suite"},
+      {{"--suite", good, "--sizes", "64"}, "--sizes excludes --suite"},
+      {{"--suite", good, "--trans", "NT"}, "--trans excludes --suite"},
+      {{"--family", "shared_a", "--suite", good}, "--family excludes --suite"},
+      {{"--suite", good, "--reps", "5"}, "--reps 5: out of range: must be between 10 and 2147483647"},
+  });
   fs::remove_all(dir);
 }
 
