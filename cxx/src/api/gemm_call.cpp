@@ -56,7 +56,4 @@ tcgemm_status run_on_device(const GemmProblem& p, tcgemm_config cfg, const Devic
   return find_family(cfg.family)->launch(p, cfg, ctx, stream);
 }
 
-// C = A B for the reference-design example families; `pos` gives each argument's place in the entry
-// point's prototype.
-
 }  // namespace tcgemm::detail

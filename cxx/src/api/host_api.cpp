@@ -76,21 +76,21 @@ tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
   return TCGEMM_SUCCESS;
 }
 
-// Device buffers and the stream of one tcgemm_dgemm_host call. The destructor waits for the stream, returns
-// the buffers and destroys the stream, on success and failure alike, so no copy is in flight on the
-// caller's host arrays after the call returns. Its own CUDA errors are not reported (the call's result
-// is), and the runtime's last-error slot is left clean.
+// Device buffers and the stream of one tcgemm_dgemm_host call. The destructor returns the buffers and waits
+// for the stream once, on success and failure alike: the frees are ordered after every copy on the stream
+// (cudaFreeAsync; cudaFree waits for the device), so after that wait no copy is in flight on the caller's
+// host arrays, and the pool has trimmed itself to its retain limit. Its own CUDA errors are not reported
+// (the call's result is), and the runtime's last-error slot is left clean.
 class HostCall {
  public:
   ~HostCall() {
     bool failed = false;
-    if (stream_) failed |= cudaStreamSynchronize(stream_) != cudaSuccess;
     for (double* b : buffers_) {
       if (!b) continue;
       failed |= (pool_ ? cudaFreeAsync(b, stream_) : cudaFree(b)) != cudaSuccess;
     }
     if (stream_) {
-      failed |= cudaStreamSynchronize(stream_) != cudaSuccess;  // the pool trims to its limit here
+      failed |= cudaStreamSynchronize(stream_) != cudaSuccess;
       failed |= cudaStreamDestroy(stream_) != cudaSuccess;
     }
     if (failed) (void)cudaGetLastError();

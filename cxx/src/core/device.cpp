@@ -19,7 +19,6 @@ constexpr int kMinCcMajor = 8;  // FP64 WMMA (DMMA) needs sm_80 or newer
 std::mutex g_mutex;
 std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
 std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
-std::map<std::pair<const void*, int>, int> g_code_version;  // (kernel, device) -> usable code version
 
 bool is_no_device_error(cudaError_t e) {
   return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorInitializationError;
@@ -153,10 +152,9 @@ tcgemm_status device_gate(int requested, DeviceContext* ctx, int device_arg_pos)
     return set_error(TCGEMM_ERROR_ARCHITECTURE,
                      "device %d has compute capability %d.%d; tcgemm's FP64 tensor-core kernels need 8.0 or newer",
                      device, ctx->cc_major, ctx->cc_minor);
-  // The context id matters only where tcgemm launches: into the current device's context.
-  int current = -1;
-  TCGEMM_CUDA_TRY(cudaGetDevice(&current));
-  if (current == device) TCGEMM_TRY(current_context_id(device, &ctx->context_id));
+  // The context id matters only where tcgemm launches: into the current device's context. Every launching
+  // entry point asks for the current device (requested < 0); the queries about a named device do not launch.
+  if (requested < 0) TCGEMM_TRY(current_context_id(device, &ctx->context_id));
   return TCGEMM_SUCCESS;
 }
 
@@ -178,46 +176,23 @@ tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext&
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status check_kernel_image(const void* kernel, const DeviceContext& ctx, const char* kernel_name,
-                                 int min_version) {
-  const auto key = std::make_pair(kernel, ctx.device);
-  int version = -1;
+cudaError_t kernel_code_version(const void* kernel, int device, int* version) {
+  cudaFuncAttributes attr;
+  cudaError_t e;
   {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    auto it = g_code_version.find(key);
-    if (it != g_code_version.end()) version = it->second;
+    // cudaFuncGetAttributes answers for the current device.
+    DeviceScope scope(device);
+    e = scope.status();
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, kernel);
   }
-  if (version < 0) {
-    cudaFuncAttributes attr;
-    cudaError_t e;
-    {
-      // cudaFuncGetAttributes answers for the current device; ask it about ctx.device, which the cache key
-      // names (tcgemm_config_check_device may ask about a device other than the current one).
-      DeviceScope scope(ctx.device);
-      e = scope.status();
-      if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, kernel);
-    }
-    if (e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice) {
-      (void)cudaGetLastError();
-      return set_error(TCGEMM_ERROR_ARCHITECTURE,
-                       "%s: this build of tcgemm has no code for device %d (compute capability %d.%d): %s; rebuild "
-                       "with CMAKE_CUDA_ARCHITECTURES including %d%d",
-                       kernel_name, ctx.device, ctx.cc_major, ctx.cc_minor, cudaGetErrorString(e), ctx.cc_major,
-                       ctx.cc_minor);
-    }
-    if (e != cudaSuccess) return set_cuda_error(e, kernel_name);
-    // binaryVersion is the device's own architecture when the driver JIT-compiled PTX; the PTX version says
-    // which architecture the source was compiled for (a compute_80 PTX of an sm_90-only kernel body is empty).
-    version = attr.binaryVersion < attr.ptxVersion ? attr.binaryVersion : attr.ptxVersion;
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_code_version[key] = version;
+  if (e != cudaSuccess) (void)cudaGetLastError();
+  if (e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice) {
+    *version = 0;
+    return cudaSuccess;
   }
-  if (version < min_version)
-    return set_error(TCGEMM_ERROR_ARCHITECTURE,
-                     "%s: the loaded code is for sm_%d but this kernel needs sm_%d code; rebuild with "
-                     "CMAKE_CUDA_ARCHITECTURES including %d",
-                     kernel_name, version, min_version, min_version);
-  return TCGEMM_SUCCESS;
+  if (e != cudaSuccess) return e;
+  *version = attr.binaryVersion < attr.ptxVersion ? attr.binaryVersion : attr.ptxVersion;
+  return cudaSuccess;
 }
 
 }  // namespace tcgemm::detail

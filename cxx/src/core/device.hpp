@@ -15,11 +15,11 @@ tcgemm_status device_gate(int device, DeviceContext* ctx, int device_arg_pos = 0
 // Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, CUDA context):
 // the attribute lives in the context, so a new context after cudaDeviceReset needs it again.
 tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name);
-// True when the loaded binary carries code for the kernel that can run on ctx's device (cudaFuncGetAttributes
-// on that device, which need not be the current one): native code of at least min_binary_version, or PTX of
-// at least that version (a PTX-JIT build for an older architecture compiles the kernel's newer-architecture
-// body away, so its binary version alone proves nothing). Cached per (kernel, device).
-tcgemm_status check_kernel_image(const void* kernel, const DeviceContext& ctx, const char* kernel_name,
-                                 int min_binary_version);
+// The architecture the loaded code of `kernel` was compiled for on `device` (which need not be the current
+// one), e.g. 90: the smaller of cudaFuncAttributes' binaryVersion and ptxVersion. binaryVersion alone is the
+// device's own architecture when the driver JIT-compiled PTX, and a compute_80 PTX of a kernel whose body
+// needs sm_90 compiles that body away. *version is 0 when the build has no code for the device at all.
+// Records no error and leaves no CUDA error pending; callers cache the answer.
+cudaError_t kernel_code_version(const void* kernel, int device, int* version);
 
 }  // namespace tcgemm::detail

@@ -260,7 +260,8 @@ tcgemm_status launch_shared_ab_instance(const SharedGemmArgs& args, int64_t smem
                                         cudaStream_t stream) {
   auto* kernel = dmma_shared_ab_kernel<kTile, kStages>;
   if (smem_bytes > kDefaultDynamicSmemBytes) {
-    // Once per (kernel instance, device); validation has already checked smem_bytes against the opt-in limit.
+    // Once per (kernel instance, CUDA context); validation has already checked smem_bytes against the opt-in
+    // limit.
     const tcgemm_status s = ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx,
                                                       "dmma_shared_ab_kernel");
     if (s != TCGEMM_SUCCESS) return s;

@@ -397,7 +397,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       }
   }
 #else
-  // Built for an architecture without m16n8k*.f64: the launcher's check_kernel_image() keeps this from
+  // Built for an architecture without m16n8k*.f64: the device rules (sm90_code_available) keep this from
   // ever running; trap loudly if it does.
   __trap();
 #endif

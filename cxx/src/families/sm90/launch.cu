@@ -4,6 +4,7 @@
 // Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
 // x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels.
 #include <array>
+#include <atomic>
 #include <utility>
 
 #include "core/device.hpp"
@@ -15,8 +16,8 @@ namespace tcgemm::detail {
 namespace {
 
 constexpr const char* kKernelName = "sm90_mma_kernel";
-// cudaFuncAttributes::binaryVersion of sm_90 code.
-constexpr int kSm90BinaryVersion = 90;
+// kernel_code_version() of sm_90 code.
+constexpr int kSm90CodeVersion = 90;
 // Registers per SM on every cc 9.x device, and the per-thread ceiling.
 constexpr int kRegistersPerSm = 65536;
 constexpr int kMaxRegistersPerThread = 255;
@@ -95,10 +96,23 @@ __global__ void sm90_code_probe_kernel() {}
 
 bool sm90_code_available(const DeviceContext& ctx) {
   if (ctx.cc_major != kSm90MinCcMajor) return false;
-  const bool ok = check_kernel_image(reinterpret_cast<const void*>(&sm90_code_probe_kernel), ctx,
-                                     "sm90_code_probe_kernel", kSm90BinaryVersion) == TCGEMM_SUCCESS;
-  if (!ok) clear_error();
-  return ok;
+  // The answer is fixed for the process (the loaded code of a device does not change), so it is cached per
+  // device without a lock: every tcgemm_dgemm call on a cc 9.x device asks, twice (the choice of family and
+  // the device rules). 0: not known yet, 1: no, 2: yes. Devices beyond the table are asked each time.
+  constexpr int kCachedDevices = 64;
+  static std::atomic<int> cached[kCachedDevices];
+  const bool cacheable = ctx.device >= 0 && ctx.device < kCachedDevices;
+  if (cacheable) {
+    const int known = cached[ctx.device].load(std::memory_order_relaxed);
+    if (known != 0) return known == 2;
+  }
+  int version = 0;
+  if (kernel_code_version(reinterpret_cast<const void*>(&sm90_code_probe_kernel), ctx.device, &version) !=
+      cudaSuccess)
+    return false;  // a CUDA failure here is not cached: the device rules or the launch will report it
+  const bool available = version >= kSm90CodeVersion;
+  if (cacheable) cached[ctx.device].store(available ? 2 : 1, std::memory_order_relaxed);
+  return available;
 }
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
