@@ -40,7 +40,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args, Command* ou
                                ->take_last();
   // The suite names the shapes and forms and runs tcgemm_dgemm as users call it (family auto).
   for (const char* name : {"--family", "--tile", "--tile-n", "--tile-k", "--pad-a", "--pad-b", "--stages",
-                           "--sizes", "--trans"})
+                           "--k-splits", "--sizes", "--trans"})
     suite_opt->excludes(app.get_option(name));
   app.add_flag("--dry-run", command.suite.dry_run, "with --suite: list the parsed shapes and exit; no GPU needed")
       ->needs(suite_opt)

@@ -83,7 +83,8 @@ std::vector<std::string> split_fields(const std::string& text, char separator) {
 }
 
 bool family_from_name(const std::string& name, int32_t* family) {
-  for (const int32_t f : {TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA, TCGEMM_FAMILY_AUTO})
+  for (const int32_t f : {TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA, TCGEMM_FAMILY_SKINNY,
+                         TCGEMM_FAMILY_AUTO})
     if (name == family_label(f)) return *family = f, true;
   return false;
 }
@@ -93,6 +94,7 @@ const char* family_label(int32_t family) {
     case TCGEMM_FAMILY_SHARED_A: return "shared_a";
     case TCGEMM_FAMILY_SHARED_AB: return "shared_ab";
     case TCGEMM_FAMILY_SM90_MMA: return "sm90_mma";
+    case TCGEMM_FAMILY_SKINNY: return "skinny";
     case TCGEMM_FAMILY_AUTO: return "auto";
     default: return "unknown";
   }

@@ -45,6 +45,7 @@ struct Row {
   double max_abs_err = 0, max_err_over_tol = 0;
   double ms = 0, tflops = 0, cublas_ms = 0, cublas_tflops = 0;
   std::string note;
+  std::string plan;  // suite: tcgemm_dgemm_plan's choice, compact
 };
 
 void print_header() {
@@ -242,9 +243,22 @@ std::string dims_of(const Size& s) {
   return dims;
 }
 
+// "sm90_mma 64x64 st4 x128 slices (model 21 us)": the plan's essentials for the suite's table.
+std::string plan_label(const Size& s, const std::string& form) {
+  tcgemm_plan p{};
+  if (tcgemm_dgemm_plan(form[0], form[1], s.m, s.n, s.k, &p) != TCGEMM_SUCCESS) return "(no plan)";
+  char buf[128];
+  if (p.config.family == TCGEMM_FAMILY_SKINNY)
+    std::snprintf(buf, sizeof buf, "skinny x%lld chunks (model %.0f us)", (long long)p.k_slices, p.predicted_us);
+  else
+    std::snprintf(buf, sizeof buf, "%s %dx%d st%d x%lld slices (model %.0f us)", family_label(p.config.family),
+                  p.config.tile_m, p.config.tile_n, p.config.stages, (long long)p.k_slices, p.predicted_us);
+  return buf;
+}
+
 void print_suite_header() {
-  std::printf("%23s %-4s %10s %8s %10s %8s %7s %s\n", "M x N x K", "form", "tcgemm ms", "TFLOP/s", "cuBLAS ms",
-              "TFLOP/s", "ratio", "check");
+  std::printf("%23s %-4s %10s %8s %10s %8s %7s %-5s %s\n", "M x N x K", "form", "tcgemm ms", "TFLOP/s", "cuBLAS ms",
+              "TFLOP/s", "ratio", "check", "plan (tcgemm_dgemm_plan)");
 }
 
 void print_suite_row(const Row& r) {
@@ -252,8 +266,8 @@ void print_suite_row(const Row& r) {
   if (!r.note.empty())
     std::printf("%23s %-4s  %s\n", dims.c_str(), r.trans.c_str(), r.note.c_str());
   else if (r.passed)
-    std::printf("%23s %-4s %10.3f %8.2f %10.3f %8.2f %7.3f PASS\n", dims.c_str(), r.trans.c_str(), r.ms, r.tflops,
-                r.cublas_ms, r.cublas_tflops, r.tflops / r.cublas_tflops);
+    std::printf("%23s %-4s %10.3f %8.2f %10.3f %8.2f %7.3f PASS  %s\n", dims.c_str(), r.trans.c_str(), r.ms,
+                r.tflops, r.cublas_ms, r.cublas_tflops, r.tflops / r.cublas_tflops, r.plan.c_str());
   else
     std::printf("%23s %-4s %10s %8s %10s %8s %7s FAIL (max|err| %.2e, err/tol %.3g; not timed)\n", dims.c_str(),
                 r.trans.c_str(), "-", "-", "-", "-", "-", r.max_abs_err, r.max_err_over_tol);
@@ -332,6 +346,7 @@ int run_suite_bench(const FamilyOptions& o, const SuiteOptions& suite) {
   for (const auto& shape : suite.shapes)
     for (const auto& form : shape.forms) {
       rows.push_back(bench.measure(shape.size, form, TCGEMM_FAMILY_AUTO, auto_config.front()));
+      rows.back().plan = plan_label(shape.size, form);
       print_suite_row(rows.back());
     }
   print_suite_summary(rows);

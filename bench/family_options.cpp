@@ -46,7 +46,7 @@ bool family_list(const std::string& value, std::vector<int32_t>* out, std::strin
   for (const auto& name : split_fields(value, ',')) {
     int32_t family = 0;
     if (!family_from_name(name, &family))
-      return *why = "'" + name + "' is not shared_a, shared_ab, sm90_mma or auto", false;
+      return *why = "'" + name + "' is not shared_a, shared_ab, sm90_mma, skinny or auto", false;
     families.push_back(family);
   }
   *out = families;
@@ -82,7 +82,7 @@ bool parse_shape(const std::string& item, Size* out, std::string* why) {
 
 void add_family_options(CLI::App& app, FamilyOptions* o) {
   add_checked_option(app, "--family", parse_into(family_list, &o->families),
-                     "shared_a, shared_ab, sm90_mma, auto (default shared_ab)", "LIST");
+                     "shared_a, shared_ab, sm90_mma, skinny, auto (default shared_ab)", "LIST");
   // tcgemm_config fields, every combination of the lists measured.
   const struct {
     const char* name;
@@ -95,6 +95,7 @@ void add_family_options(CLI::App& app, FamilyOptions* o) {
       {"--pad-a", &o->pads_a, "shared-memory padding of the A tile in doubles (multiple of 2)"},
       {"--pad-b", &o->pads_b, "shared_ab: padding of the B tile in doubles"},
       {"--stages", &o->stages, "shared_ab: 1 (load, sync, compute) or 2 (cp.async double buffer)"},
+      {"--k-splits", &o->k_splits, "sm90_mma, skinny: split-K slice count (0 or 1: none)"},
   };
   for (const auto& c : config_lists) add_checked_option(app, c.name, parse_into(config_list, c.list), c.help, "LIST");
   add_checked_option(app, "--sizes", parse_into(size_list, &o->sizes),
@@ -125,7 +126,8 @@ std::vector<tcgemm_config> expand_configs(const FamilyOptions& o, int32_t family
       for (int tk : or_default(o.tile_ks, base.tile_k))
         for (int pa : or_default(o.pads_a, base.pad_a))
           for (int pb : or_default(o.pads_b, base.pad_b))
-            for (int st : or_default(o.stages, base.stages)) {
+            for (int st : or_default(o.stages, base.stages))
+              for (int ks : or_default(o.k_splits, 0)) {
               tcgemm_config c = base;
               c.tile_m = tile;
               // shared_a/shared_ab tiles are square (validation rejects tile_n != tile_m there); sm90_mma has
@@ -140,6 +142,10 @@ std::vector<tcgemm_config> expand_configs(const FamilyOptions& o, int32_t family
                 c.tile_k = o.tile_ks.empty() ? base.tile_k : tk;
                 c.pad_a = c.pad_b = 0;
                 c.stages = st;
+                c.k_splits = ks;
+              } else if (family == TCGEMM_FAMILY_SKINNY) {  // no tiles; only the k-chunk count
+                c = base;
+                c.k_splits = ks;
               } else {
                 c.tile_k = tk;
                 c.pad_b = pb;
@@ -155,8 +161,13 @@ std::vector<tcgemm_config> expand_configs(const FamilyOptions& o, int32_t family
 std::string config_label(const tcgemm_config& c) {
   if (c.family == TCGEMM_FAMILY_AUTO) return "(default)";
   char buf[128];
+  if (c.family == TCGEMM_FAMILY_SKINNY) {
+    std::snprintf(buf, sizeof buf, "skinny ks %d", c.k_splits);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%dx%dx%d pad %d/%d st %d", c.tile_m, c.tile_n, c.tile_k, c.pad_a, c.pad_b,
                 c.stages);
+  if (c.k_splits > 1) std::snprintf(buf + std::strlen(buf), sizeof buf - std::strlen(buf), " ks %d", c.k_splits);
   return buf;
 }
 

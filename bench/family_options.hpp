@@ -23,7 +23,7 @@ struct Size {
 
 struct FamilyOptions {
   std::vector<int32_t> families{TCGEMM_FAMILY_SHARED_AB};
-  std::vector<int> tiles, tiles_n, tile_ks, pads_a, pads_b, stages;  // empty: the family's default
+  std::vector<int> tiles, tiles_n, tile_ks, pads_a, pads_b, stages, k_splits;  // empty: the family's default
   std::vector<Size> sizes{{2048, 2048, 2048}, {3200, 3200, 3200}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   std::vector<std::string> trans{"NN"};
   double alpha = 1.0, beta = 0.0;

@@ -54,9 +54,9 @@ module tcgemm
   public :: TCGEMM_MAX_MATRIX_BYTES, TCGEMM_ARG_CONFIG
   public :: TCGEMM_FAMILY_AUTO, TCGEMM_FAMILY_SINGLE, TCGEMM_FAMILY_ROW
   public :: TCGEMM_FAMILY_WARP_PER_BLOCK, TCGEMM_FAMILY_BLOCK_TILE, TCGEMM_FAMILY_PEAK
-  public :: TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA
-  public :: TCGEMM_DEVICE_NAME_LEN
-  public :: tcgemm_config, tcgemm_device_info
+  public :: TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA, TCGEMM_FAMILY_SKINNY
+  public :: TCGEMM_DEVICE_NAME_LEN, TCGEMM_PLAN_SUMMARY_LEN
+  public :: tcgemm_config, tcgemm_device_info, tcgemm_plan
 
   ! ---- from the parts listed above --------------------------------------------------------
   public :: tcgemm_device_matrix
@@ -65,7 +65,7 @@ module tcgemm
   public :: tcgemm_device_info_get, tcgemm_device_name
   public :: tcgemm_default_config, tcgemm_config_validate, tcgemm_config_shared_memory_bytes
   public :: tcgemm_config_threads_per_block, tcgemm_config_check_device
-  public :: tcgemm_dgemm_select_config
+  public :: tcgemm_dgemm_select_config, tcgemm_dgemm_plan, tcgemm_plan_summary
   public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
   public :: tcgemm_copy, tcgemm_synchronize, tcgemm_release_workspace
   public :: tcgemm_dgemm, tcgemm_dgemm_config

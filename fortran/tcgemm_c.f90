@@ -53,12 +53,14 @@ module tcgemm_c
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SHARED_A = 6
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SHARED_AB = 7
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SM90_MMA = 8
+  integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SKINNY = 9
 
   !> Length of tcgemm_device_info%name (char name[256] in C).
   integer, parameter, public :: TCGEMM_DEVICE_NAME_LEN = 256
 
   !> struct tcgemm_config. Zero tile_m/tile_n/tile_k/stages means "the family's default";
-  !> paddings are taken as given. `reserved` must stay 0.
+  !> paddings are taken as given. k_splits: 0 or 1 = no split-K; > 1 = at most that many k-slices
+  !> added in a fixed order (families sm90_mma and skinny; must be 0 with family auto).
   type, bind(C), public :: tcgemm_config
     integer(c_int32_t) :: family = TCGEMM_FAMILY_AUTO
     integer(c_int32_t) :: tile_m = 0
@@ -67,7 +69,7 @@ module tcgemm_c
     integer(c_int32_t) :: pad_a = 0
     integer(c_int32_t) :: pad_b = 0
     integer(c_int32_t) :: stages = 0
-    integer(c_int32_t) :: reserved = 0
+    integer(c_int32_t) :: k_splits = 0
   end type tcgemm_config
 
   !> struct tcgemm_device_info. `name` is a NUL-terminated C string; module tcgemm's
@@ -83,6 +85,25 @@ module tcgemm_c
     integer(c_int64_t) :: global_memory
   end type tcgemm_device_info
 
+  !> struct tcgemm_plan (tcgemm_dgemm_plan): how tcgemm_dgemm runs one problem shape and the model's
+  !> reasons; `summary` is a NUL-terminated C string (module tcgemm's tcgemm_plan_summary()).
+  integer, parameter, public :: TCGEMM_PLAN_SUMMARY_LEN = 320
+  type, bind(C), public :: tcgemm_plan
+    type(tcgemm_config) :: config
+    integer(c_int64_t) :: tiles
+    integer(c_int64_t) :: k_slices
+    integer(c_int64_t) :: k_per_slice
+    integer(c_int64_t) :: blocks
+    integer(c_int64_t) :: workspace_bytes
+    integer(c_int32_t) :: blocks_per_sm
+    integer(c_int32_t) :: sm_count
+    real(c_double) :: waves
+    real(c_double) :: compute_us
+    real(c_double) :: memory_us
+    real(c_double) :: predicted_us
+    character(kind=c_char) :: summary(TCGEMM_PLAN_SUMMARY_LEN)
+  end type tcgemm_plan
+
   public :: c_tcgemm_status_string, c_tcgemm_last_error, c_tcgemm_last_error_argument
   public :: c_tcgemm_version_string
   public :: c_tcgemm_device_info_get
@@ -91,7 +112,7 @@ module tcgemm_c
   public :: c_tcgemm_dmma_single, c_tcgemm_dmma_row, c_tcgemm_dmma_warp_per_block
   public :: c_tcgemm_dmma_block_tile, c_tcgemm_dmma_peak, c_tcgemm_dmma_shared_a
   public :: c_tcgemm_dmma_shared_ab
-  public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config
+  public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
   public :: c_tcgemm_synchronize
@@ -314,6 +335,15 @@ module tcgemm_c
       type(tcgemm_config), intent(out) :: config
       integer(c_int) :: status
     end function c_tcgemm_dgemm_select_config
+
+    function c_tcgemm_dgemm_plan(transa, transb, m, n, k, plan) result(status) &
+        bind(C, name="tcgemm_dgemm_plan")
+      import :: c_int, c_int64_t, c_char, tcgemm_plan
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      type(tcgemm_plan), intent(out) :: plan
+      integer(c_int) :: status
+    end function c_tcgemm_dgemm_plan
 
     ! Host arrays by reference: the C side copies them to its per-thread device workspace.
     function c_tcgemm_dgemm_host(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) &

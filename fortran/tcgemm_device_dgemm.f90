@@ -7,10 +7,11 @@
 module tcgemm_device_dgemm
   use, intrinsic :: iso_fortran_env, only: int64, real64
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_char, c_ptr, c_null_char
-  use tcgemm_c, only: tcgemm_config, tcgemm_device_info, c_tcgemm_device_info_get, &
+  use tcgemm_c, only: tcgemm_config, tcgemm_device_info, tcgemm_plan, TCGEMM_PLAN_SUMMARY_LEN, &
+                      c_tcgemm_device_info_get, &
                       c_tcgemm_default_config, c_tcgemm_config_validate, &
                       c_tcgemm_config_shared_memory_bytes, c_tcgemm_config_threads_per_block, &
-                      c_tcgemm_config_check_device, c_tcgemm_dgemm_select_config, &
+                      c_tcgemm_config_check_device, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan, &
                       c_tcgemm_dgemm, c_tcgemm_dgemm_config
   use tcgemm_errors, only: finish, fail_argument, itoa
   use tcgemm_device_matrices, only: tcgemm_device_matrix, shape_text, stream_or_default
@@ -20,7 +21,7 @@ module tcgemm_device_dgemm
   public :: tcgemm_device_info_get, tcgemm_device_name
   public :: tcgemm_default_config, tcgemm_config_validate, tcgemm_config_shared_memory_bytes
   public :: tcgemm_config_threads_per_block, tcgemm_config_check_device
-  public :: tcgemm_dgemm_select_config, tcgemm_dgemm_config
+  public :: tcgemm_dgemm_select_config, tcgemm_dgemm_config, tcgemm_dgemm_plan, tcgemm_plan_summary
   public :: dgemm_device, conforming
 
   !> `device` value meaning "the current CUDA device".
@@ -135,6 +136,33 @@ contains
     call finish(c_tcgemm_dgemm_select_config(device_or_current(device), config), &
                 'tcgemm_dgemm_select_config', stat, errmsg)
   end subroutine tcgemm_dgemm_select_config
+
+  !> How tcgemm_dgemm runs an m x n x k product with these operand forms on the current device:
+  !> plan%config is what it runs, tcgemm_plan_summary(plan) the model's one-line reasons.
+  subroutine tcgemm_dgemm_plan(transa, transb, m, n, k, plan, stat, errmsg)
+    character(len=1), intent(in) :: transa, transb
+    integer(int64), intent(in) :: m, n, k
+    type(tcgemm_plan), intent(out) :: plan
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_dgemm_plan(transa, transb, m, n, k, plan), 'tcgemm_dgemm_plan', stat, errmsg)
+  end subroutine tcgemm_dgemm_plan
+
+  !> The plan's summary line as a Fortran string.
+  function tcgemm_plan_summary(plan) result(text)
+    type(tcgemm_plan), intent(in) :: plan
+    character(len=:), allocatable :: text
+    integer :: i, n
+    n = 0
+    do i = 1, TCGEMM_PLAN_SUMMARY_LEN
+      if (plan%summary(i) == c_null_char) exit
+      n = i
+    end do
+    allocate(character(len=n) :: text)
+    do i = 1, n
+      text(i:i) = plan%summary(i)
+    end do
+  end function tcgemm_plan_summary
 
   ! =============================================================================================
   ! DGEMM on device matrices

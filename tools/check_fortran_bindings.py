@@ -35,7 +35,7 @@ C_SCALARS = {
     "cudaStream_t": ("type", "c_ptr"),
     "tcgemm_status": ("integer", "c_int"),
 }
-C_STRUCTS = ("tcgemm_config", "tcgemm_device_info")
+C_STRUCTS = ("tcgemm_config", "tcgemm_device_info", "tcgemm_plan")
 
 
 def strip_c_comments(text):
@@ -323,7 +323,8 @@ def compare(prototypes, c_constants, structs, interfaces, f_constants, f_types, 
                           f"{[c[0] for c in components]}")
             continue
         for (member, ctype, count), (_, info) in zip(members, components):
-            want = C_SCALARS.get(ctype)
+            # A member that is itself one of the structs is bound as type(<struct>).
+            want = ("type", ctype) if ctype in C_STRUCTS else C_SCALARS.get(ctype)
             length = int(info["array"]) if info["array"] and info["array"].isdigit() else (
                 f_constants.get(info["array"].upper()) if info["array"] else 1)
             if want is None or (info["type"], info["kind"]) != want or length != count:

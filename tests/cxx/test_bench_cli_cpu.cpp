@@ -90,7 +90,7 @@ TEST(BenchCli, FamilyModeErrorsNameTheOptionAndValue) {
       {{"--sizes", "64,,128"}, "--sizes 64,,128: '': not an integer"},
       {{"--sizes", "3000000000"}, "--sizes 3000000000: '3000000000': out of range: must be between 1 and 2147483647"},
       {{"--tile", "64,-1"}, "--tile 64,-1: '-1': out of range: must be between 0 and 2147483647"},
-      {{"--family", "bogus"}, "--family bogus: 'bogus' is not shared_a, shared_ab, sm90_mma or auto"},
+      {{"--family", "bogus"}, "--family bogus: 'bogus' is not shared_a, shared_ab, sm90_mma, skinny or auto"},
       {{"--trans", "NX"}, "--trans NX: 'NX' must be two of N/T/C, e.g. NN or TN"},
       {{"--table2"}, "The following argument was not expected: --table2"},
       {{"--reps", "20", "sweep", "--table2"},

@@ -231,8 +231,8 @@ struct ConfigCase {
 };
 
 tcgemm_config cfg(int32_t family, int32_t tm = 0, int32_t tn = 0, int32_t tk = 0, int32_t pa = 0, int32_t pb = 0,
-                  int32_t stages = 0, int32_t reserved = 0) {
-  return tcgemm_config{family, tm, tn, tk, pa, pb, stages, reserved};
+                  int32_t stages = 0, int32_t k_splits = 0) {
+  return tcgemm_config{family, tm, tn, tk, pa, pb, stages, k_splits};
 }
 
 class ConfigRules : public ::testing::TestWithParam<ConfigCase> {};
@@ -244,12 +244,22 @@ TEST_P(ConfigRules, StatusAndMessage) {
 }
 
 const ConfigCase kConfigCases[] = {
-    {"reserved", cfg(TCGEMM_FAMILY_SHARED_AB, 0, 0, 0, 0, 0, 0, 1), TCGEMM_ERROR_INVALID_CONFIG,
-     "reserved=1: must be 0 (zero-initialise tcgemm_config)"},
+    {"k_splits_no_split_family", cfg(TCGEMM_FAMILY_SHARED_AB, 0, 0, 0, 0, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG,
+     "k_splits=2: family shared_ab has no split-K; must be 0 or 1 (families with split-K: sm90_mma, skinny)"},
+    {"k_splits_negative", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 0, 0, 0, -1), TCGEMM_ERROR_INVALID_CONFIG,
+     "k_splits=-1: must be 0 (no split) to 65535 (slices of k on the second grid dimension)"},
+    {"k_splits_too_many", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 0, 0, 0, 65536), TCGEMM_ERROR_INVALID_CONFIG,
+     "k_splits=65536: must be 0 (no split) to 65535 (slices of k on the second grid dimension)"},
     {"unknown_family", cfg(42), TCGEMM_ERROR_INVALID_CONFIG,
-     "family=42: unknown kernel family (valid: 0 to 8, see tcgemm_family)"},
+     "family=42: unknown kernel family (valid: 0 to 9, see tcgemm_family)"},
     {"auto_with_fields", cfg(TCGEMM_FAMILY_AUTO, 64), TCGEMM_ERROR_INVALID_CONFIG,
-     "family=auto: tiles, paddings and stages are chosen per device and must be 0; name a family to set them"},
+     "family=auto: tiles, paddings, stages and k_splits are chosen per device and problem and must be 0; name a "
+     "family to set them (tcgemm_dgemm_plan shows the choice)"},
+    {"auto_with_k_splits", cfg(TCGEMM_FAMILY_AUTO, 0, 0, 0, 0, 0, 0, 4), TCGEMM_ERROR_INVALID_CONFIG,
+     "family=auto: tiles, paddings, stages and k_splits are chosen per device and problem and must be 0; name a "
+     "family to set them (tcgemm_dgemm_plan shows the choice)"},
+    {"skinny_with_tile", cfg(TCGEMM_FAMILY_SKINNY, 64), TCGEMM_ERROR_INVALID_CONFIG,
+     "tile_m=64: the skinny family has no tile, padding or stage choice; must be 0 (family skinny)"},
     {"auto_ok", cfg(TCGEMM_FAMILY_AUTO), TCGEMM_SUCCESS, ""},
     {"single_tile", cfg(TCGEMM_FAMILY_SINGLE, 16), TCGEMM_ERROR_INVALID_CONFIG,
      "tile_m=16: this family's C tile is 8 x 8 (family single)"},

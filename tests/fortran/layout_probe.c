@@ -7,12 +7,12 @@
 
 int64_t tcgemm_probe_config_size(void) { return (int64_t)sizeof(tcgemm_config); }
 
-/* Offsets in field order: family, tile_m, tile_n, tile_k, pad_a, pad_b, stages, reserved. */
+/* Offsets in field order: family, tile_m, tile_n, tile_k, pad_a, pad_b, stages, k_splits. */
 int64_t tcgemm_probe_config_offset(int32_t field) {
   static const size_t offsets[] = {
       offsetof(tcgemm_config, family), offsetof(tcgemm_config, tile_m), offsetof(tcgemm_config, tile_n),
       offsetof(tcgemm_config, tile_k), offsetof(tcgemm_config, pad_a),  offsetof(tcgemm_config, pad_b),
-      offsetof(tcgemm_config, stages), offsetof(tcgemm_config, reserved)};
+      offsetof(tcgemm_config, stages), offsetof(tcgemm_config, k_splits)};
   return field >= 0 && field < (int32_t)(sizeof offsets / sizeof offsets[0]) ? (int64_t)offsets[field] : -1;
 }
 

@@ -355,10 +355,10 @@ contains
                 config%tile_k + (config%tile_k + config%pad_b) * config%tile_n), &
                 'shared_memory_bytes covers the padded A and B tiles')
 
-    config%reserved = 1
+    config%k_splits = 4
     call tcgemm_config_validate(config, stat=stat, errmsg=errmsg)
-    call expect_status('config reserved = 1', stat, TCGEMM_ERROR_INVALID_CONFIG, errmsg, &
-                       [character(len=32) :: 'tcgemm_config_validate', 'reserved=1'])
+    call expect_status('config k_splits = 4 on shared_ab', stat, TCGEMM_ERROR_INVALID_CONFIG, errmsg, &
+                       [character(len=32) :: 'tcgemm_config_validate', 'k_splits=4', 'has no split-K'])
     config = tcgemm_config(family=TCGEMM_FAMILY_SHARED_A, pad_a=7)
     call tcgemm_config_shared_memory_bytes(config, bytes, stat=stat, errmsg=errmsg)
     call expect_status('shared_memory_bytes pad_a = 7', stat, TCGEMM_ERROR_INVALID_CONFIG, &

@@ -39,7 +39,7 @@ program test_layout_cpu
   offsets = [offset_of(c_loc(config%family)), offset_of(c_loc(config%tile_m)), &
              offset_of(c_loc(config%tile_n)), offset_of(c_loc(config%tile_k)), &
              offset_of(c_loc(config%pad_a)), offset_of(c_loc(config%pad_b)), &
-             offset_of(c_loc(config%stages)), offset_of(c_loc(config%reserved))]
+             offset_of(c_loc(config%stages)), offset_of(c_loc(config%k_splits))]
   offsets = offsets - offset_of(c_loc(config))
   do i = 1, size(offsets)
     call expect(offsets(i) == probe_config_offset(int(i - 1, c_int32_t)), &

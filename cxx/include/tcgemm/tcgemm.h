@@ -53,7 +53,9 @@ typedef enum tcgemm_family {
   TCGEMM_FAMILY_PEAK = 5,           /* Figure 1: one load, niter mma_sync, one store */
   TCGEMM_FAMILY_SHARED_A = 6,       /* Example 5: A tile (tile_m x 4) in shared memory, padding pad_a */
   TCGEMM_FAMILY_SHARED_AB = 7,      /* Example 6: A and B tiles in dynamic shared memory, tile_k deep */
-  TCGEMM_FAMILY_SM90_MMA = 8        /* Hopper: mma.sync m16n8k*.f64 with a cp.async multistage pipeline */
+  TCGEMM_FAMILY_SM90_MMA = 8,       /* Hopper: mma.sync m16n8k*.f64 with a cp.async multistage pipeline */
+  TCGEMM_FAMILY_SKINNY = 9          /* m <= 8 or n <= 8: memory-bound, FP64 CUDA cores, streams the large
+                                       operand once (matrix-vector-like products) */
 } tcgemm_family;
 
 /*
@@ -72,7 +74,9 @@ typedef struct tcgemm_config {
   int32_t pad_a;
   int32_t pad_b;
   int32_t stages;
-  int32_t reserved; /* must be 0; keeps the struct a multiple of 8 bytes for Fortran */
+  int32_t k_splits; /* split-K: 0 or 1 = none; > 1 = k cut into at most this many slices whose partial
+                     * products are added in a fixed order (bit-identical from run to run), using workspace
+                     * from tcgemm's pool (families sm90_mma and skinny; skinny: at least ceil(k / 512)) */
 } tcgemm_config;
 
 typedef struct tcgemm_device_info {
@@ -162,11 +166,34 @@ tcgemm_status tcgemm_dgemm(char transa, char transb, int64_t m, int64_t n, int64
 tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char transb, int64_t m, int64_t n,
                                   int64_t k, double alpha, const double* A, int64_t lda, const double* B,
                                   int64_t ldb, double beta, double* C, int64_t ldc, cudaStream_t stream);
-/* The configuration tcgemm_dgemm would use on this device (family AUTO resolved: sm90_mma on cc 9.x when
- * the build has sm_90 code, else shared_ab). On cc 9.x tcgemm_dgemm refines the sm90_mma block tile per
- * problem shape (64x64 for small or shallow-k problems, 128x128 for a skinny C with a deep k); this returns
- * the mid-size default, 128x64. */
+/* The family tcgemm_dgemm uses on this device for large problems (family AUTO resolved: sm90_mma on cc 9.x
+ * when the build has sm_90 code, else shared_ab), with that family's default tile. The configuration for a
+ * given shape (tile, stages, split-K, or the skinny family for m or n <= 8) comes from tcgemm_dgemm_plan. */
 tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config);
+
+/* How tcgemm_dgemm runs a problem on the current device, and the model's reasons. tcgemm_dgemm chooses the
+ * kernel family, block tile, pipeline depth and split-K slice count from a performance model (tile waves over
+ * the SMs, arithmetic per block, compulsory memory traffic, fixed costs), not from a list of shapes.
+ * plan->config is exactly what tcgemm_dgemm runs: tcgemm_dgemm_config with it gives the same result, bit for
+ * bit. Setting the environment variable TCGEMM_PLAN_LOG=1 prints the summary line of every tcgemm_dgemm call
+ * to stderr. Arguments are numbered as tcgemm_dgemm's (1 transa, 2 transb, 3 m, 4 n, 5 k); plan is 6. */
+#define TCGEMM_PLAN_SUMMARY_LEN 320
+typedef struct tcgemm_plan {
+  tcgemm_config config;    /* what tcgemm_dgemm runs (family auto resolved) */
+  int64_t tiles;           /* output tiles = thread blocks per k-slice */
+  int64_t k_slices;        /* k-slices actually run (1: no split); their partial products are added in order */
+  int64_t k_per_slice;     /* k depth of each slice (the last may be shorter) */
+  int64_t blocks;          /* thread blocks of the main kernel = tiles x k_slices */
+  int64_t workspace_bytes; /* split-K partial products, taken from tcgemm's memory pool */
+  int32_t blocks_per_sm;   /* blocks resident at once on one SM */
+  int32_t sm_count;
+  double waves;            /* blocks / (sm_count x blocks_per_sm) */
+  double compute_us;       /* model: arithmetic time over the waves */
+  double memory_us;        /* model: compulsory HBM traffic time */
+  double predicted_us;     /* model: time of the call */
+  char summary[320];       /* one line describing all of the above (TCGEMM_PLAN_SUMMARY_LEN) */
+} tcgemm_plan;
+tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, tcgemm_plan* plan);
 
 /* DGEMM on host arrays: copies A, B (and C when beta != 0) to the current GPU, runs tcgemm_dgemm, copies C
  * back and returns when C is complete. Argument numbering as tcgemm_dgemm.

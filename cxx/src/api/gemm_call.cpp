@@ -1,27 +1,42 @@
 // The path every GEMM-like entry point takes (see gemm_call.hpp).
 #include "api/gemm_call.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "api/dgemm_plan.hpp"
+
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/family_table.hpp"
 #include "families/common/scale_c.hpp"
 #include "families/sm90/rules.hpp"
-#include "families/sm90/shape_select.hpp"
 
 namespace tcgemm::detail {
 
-tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p) {
-  if (!sm90_code_available(ctx)) return default_config_for(TCGEMM_FAMILY_SHARED_AB);
-  tcgemm_config c = default_config_for(TCGEMM_FAMILY_SM90_MMA);
-  if (p) {
-    const Sm90Shape& s = kSm90Shapes[sm90_select_shape(p->m, p->n, p->k, ctx.sm_count)];
-    c.tile_m = s.tile_m;
-    c.tile_n = s.tile_n;
-    c.tile_k = s.tile_k;
-    c.stages = s.default_stages;
-  }
-  return c;
+PlanDevice plan_device(const DeviceContext& ctx) {
+  PlanDevice d;
+  d.cc_major = ctx.cc_major;
+  d.sm_count = ctx.sm_count;
+  d.sm90_code = sm90_code_available(ctx);
+  return d;
 }
+
+tcgemm_config select_config(const DeviceContext& ctx) {
+  return default_config_for(sm90_code_available(ctx) ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+}
+
+namespace {
+// TCGEMM_PLAN_LOG set (and not "0"): every tcgemm_dgemm call prints its plan's summary to stderr.
+bool plan_log_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("TCGEMM_PLAN_LOG");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+}  // namespace
 
 tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
                        const ArgPositions& pos, cudaStream_t stream) {
@@ -44,7 +59,9 @@ tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, 
 tcgemm_status run_on_device(const GemmProblem& p, tcgemm_config cfg, const DeviceContext& ctx, ArgNaming naming,
                             const ArgPositions& pos, cudaStream_t stream) {
   if (cfg.family == TCGEMM_FAMILY_AUTO) {
-    cfg = select_config(ctx, &p);
+    const tcgemm_plan plan = plan_dgemm(plan_device(ctx), p.transa, p.transb, p.m, p.n, p.k);
+    if (plan_log_enabled()) std::fprintf(stderr, "tcgemm plan: %s\n", plan.summary);
+    cfg = plan.config;
     TCGEMM_TRY(check_grid(p, cfg, naming, pos));
   }
   TCGEMM_TRY(check_config_against_device(cfg, ctx));

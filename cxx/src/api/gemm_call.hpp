@@ -5,15 +5,17 @@
 // writes C.
 #pragma once
 
+#include "api/dgemm_plan.hpp"
 #include "core/arguments.hpp"
 #include "core/problem.hpp"
 
 namespace tcgemm::detail {
 
-// The configuration tcgemm_dgemm uses on ctx's device: the Hopper family on compute capability 9.x when the
-// build carries its sm_90 code (block tile chosen for the problem's shape, families/sm90/shape_select.hpp),
-// else shared_ab. A null problem gives the defaults.
-tcgemm_config select_config(const DeviceContext& ctx, const GemmProblem* p = nullptr);
+// The family tcgemm_dgemm uses on ctx's device for large problems, with its default tile: sm90_mma on compute
+// capability 9.x when the build carries its sm_90 code, else shared_ab (tcgemm_dgemm_select_config).
+tcgemm_config select_config(const DeviceContext& ctx);
+// What the plan model (api/dgemm_plan.hpp) needs to know of ctx's device.
+PlanDevice plan_device(const DeviceContext& ctx);
 
 tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, ArgNaming naming,
                        const ArgPositions& pos, cudaStream_t stream);

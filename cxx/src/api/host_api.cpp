@@ -14,67 +14,16 @@
 //     pipelined, pinned-staging path is the drop-in BLAS layer's work.
 #include <cstdint>
 #include <cstdlib>
-#include <map>
-#include <mutex>
 
 #include "api/gemm_call.hpp"
 #include "core/arguments.hpp"
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/memory_pool.hpp"
 
 namespace tcgemm::detail {
 namespace {
-
-constexpr uint64_t kDefaultRetainBytes = uint64_t(1) << 30;
-
-// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count) or the default.
-uint64_t retain_limit_bytes() {
-  static const uint64_t limit = [] {
-    const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
-    if (!text || !*text) return kDefaultRetainBytes;
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(text, &end, 10);
-    return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : kDefaultRetainBytes;
-  }();
-  return limit;
-}
-
-struct HostPools {
-  std::mutex mutex;
-  std::map<uint64_t, cudaMemPool_t> by_context;  // context id -> tcgemm's pool in that context
-};
-HostPools& host_pools() {
-  static HostPools* pools = new HostPools;  // never destroyed: used by threads that outlive static destruction
-  return *pools;
-}
-
-// tcgemm's pool in the calling thread's current context (ctx), made on first use. nullptr (and success)
-// when the device has no memory-pool support: the call then uses cudaMalloc/cudaFree.
-tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
-  HostPools& pools = host_pools();
-  std::lock_guard<std::mutex> lock(pools.mutex);
-  auto it = pools.by_context.find(ctx.context_id);
-  if (it != pools.by_context.end()) {
-    *out = it->second;
-    return TCGEMM_SUCCESS;
-  }
-  int supported = 0;
-  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, ctx.device));
-  cudaMemPool_t pool = nullptr;
-  if (supported) {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = ctx.device;
-    TCGEMM_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
-    uint64_t retain = retain_limit_bytes();
-    TCGEMM_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &retain));
-  }
-  pools.by_context[ctx.context_id] = pool;
-  *out = pool;
-  return TCGEMM_SUCCESS;
-}
 
 // Device buffers and the stream of one tcgemm_dgemm_host call. The destructor returns the buffers and waits
 // for the stream once, on success and failure alike: the frees are ordered after every copy on the stream
@@ -190,10 +139,7 @@ tcgemm_status tcgemm_release_workspace(void) {
   }
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
-  HostPools& pools = host_pools();
-  std::lock_guard<std::mutex> lock(pools.mutex);
-  auto it = pools.by_context.find(ctx.context_id);
-  if (it != pools.by_context.end() && it->second) TCGEMM_CUDA_TRY(cudaMemPoolTrimTo(it->second, 0));
+  TCGEMM_TRY(trim_context_pool(ctx));
   return TCGEMM_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include "families/ex1_4_global_wmma/rules.hpp"
 #include "families/ex5_shared_a/rules.hpp"
 #include "families/ex6_shared_ab/rules.hpp"
+#include "families/skinny/rules.hpp"
 #include "families/sm90/rules.hpp"
 
 namespace tcgemm::detail {
@@ -14,10 +15,10 @@ namespace {
 
 // AUTO: tcgemm_dgemm's choice, made per device and problem (api/dgemm_api.cpp); nothing to set.
 tcgemm_status validate_auto_config(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
-  if (c.tile_m || c.tile_n || c.tile_k || c.pad_a || c.pad_b || c.stages)
+  if (c.tile_m || c.tile_n || c.tile_k || c.pad_a || c.pad_b || c.stages || c.k_splits)
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
-                         "family=auto: tiles, paddings and stages are chosen per device and must be 0; name a "
-                         "family to set them");
+                         "family=auto: tiles, paddings, stages and k_splits are chosen per device and problem and "
+                         "must be 0; name a family to set them (tcgemm_dgemm_plan shows the choice)");
   *out = c;
   return TCGEMM_SUCCESS;
 }
@@ -26,25 +27,27 @@ int no_threads(const tcgemm_config&) { return 0; }
 
 constexpr FamilyRow kFamilies[] = {
     // id, name, BLAS semantics, validate, shared memory, threads, grid need, default pads, cc, launch,
-    // code available
+    // code available, split-K
     {TCGEMM_FAMILY_AUTO, "auto", true, validate_auto_config, no_shared_memory, no_threads, nullptr, 0, 0, 0, nullptr,
-     nullptr},
+     nullptr, false},
     {TCGEMM_FAMILY_SINGLE, "single", false, validate_one_tile_config, warp_scratch_bytes, one_warp_threads, nullptr,
-     0, 0, 0, launch_single, nullptr},
+     0, 0, 0, launch_single, nullptr, false},
     {TCGEMM_FAMILY_ROW, "row", false, validate_one_tile_config, warp_scratch_bytes, one_warp_threads, nullptr, 0, 0,
-     0, launch_row, nullptr},
+     0, launch_row, nullptr, false},
     {TCGEMM_FAMILY_WARP_PER_BLOCK, "warp_per_block", false, validate_one_tile_config, warp_scratch_bytes,
-     one_warp_threads, block_rows_grid_need, 0, 0, 0, launch_warp_per_block, nullptr},
+     one_warp_threads, block_rows_grid_need, 0, 0, 0, launch_warp_per_block, nullptr, false},
     {TCGEMM_FAMILY_BLOCK_TILE, "block_tile", false, validate_block_tile_config, warp_scratch_bytes,
-     block_tile_threads, block_rows_grid_need, 0, 0, 0, launch_block_tile, nullptr},
+     block_tile_threads, block_rows_grid_need, 0, 0, 0, launch_block_tile, nullptr, false},
     {TCGEMM_FAMILY_PEAK, "peak", false, validate_peak_config, warp_scratch_bytes, peak_threads, nullptr, 0, 0, 0,
-     nullptr, nullptr},
+     nullptr, nullptr, false},
     {TCGEMM_FAMILY_SHARED_A, "shared_a", true, validate_shared_a_config, shared_a_config_smem_bytes,
-     shared_a_threads, nullptr, kSharedADefaultPad, 0, 0, launch_shared_a, nullptr},
+     shared_a_threads, nullptr, kSharedADefaultPad, 0, 0, launch_shared_a, nullptr, false},
     {TCGEMM_FAMILY_SHARED_AB, "shared_ab", true, validate_shared_ab_config, shared_ab_config_smem_bytes,
-     shared_ab_threads, nullptr, kSharedABDefaultPad, kSharedABDefaultPad, 0, launch_shared_ab, nullptr},
+     shared_ab_threads, nullptr, kSharedABDefaultPad, kSharedABDefaultPad, 0, launch_shared_ab, nullptr, false},
     {TCGEMM_FAMILY_SM90_MMA, "sm90_mma", true, validate_sm90_config, sm90_config_smem_bytes, sm90_threads,
-     sm90_grid_need, 0, 0, kSm90MinCcMajor, launch_sm90_mma, sm90_code_available},
+     sm90_grid_need, 0, 0, kSm90MinCcMajor, launch_sm90_mma, sm90_code_available, true},
+    {TCGEMM_FAMILY_SKINNY, "skinny", true, validate_skinny_config, skinny_config_smem_bytes, skinny_threads,
+     nullptr, 0, 0, 0, launch_skinny, nullptr, true},
 };
 
 }  // namespace
@@ -72,15 +75,21 @@ const char* family_name(int32_t family) {
 }
 
 tcgemm_status validate_config(const tcgemm_config& c, const ArgPositions& pos, tcgemm_config* out) {
-  if (c.reserved != 0)
-    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
-                         "reserved=%d: must be 0 (zero-initialise tcgemm_config)", c.reserved);
   const FamilyRow* row = find_family(c.family);
   if (!row)
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
-                         "family=%d: unknown kernel family (valid: 0 to 8, see tcgemm_family)", c.family);
+                         "family=%d: unknown kernel family (valid: 0 to 9, see tcgemm_family)", c.family);
+  if (c.k_splits < 0 || c.k_splits > kSm90MaxKSplits)
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
+                         "k_splits=%d: must be 0 (no split) to %d (slices of k on the second grid dimension)",
+                         c.k_splits, kSm90MaxKSplits);
   tcgemm_config r = c;
   TCGEMM_TRY(row->validate(c, pos, &r));
+  if (c.k_splits > 1 && !row->split_k)
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, pos.config,
+                         "k_splits=%d: family %s has no split-K; must be 0 or 1 (families with split-K: sm90_mma, "
+                         "skinny)",
+                         c.k_splits, row->name);
   *out = r;
   return TCGEMM_SUCCESS;
 }

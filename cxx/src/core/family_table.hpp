@@ -31,6 +31,7 @@ struct FamilyRow {
   // Whether this build has code for the family that runs on the device (nullptr: always, as every build
   // carries the cc 8.0 code that every device tcgemm accepts can run).
   bool (*code_available)(const DeviceContext& ctx);
+  bool split_k;  // accepts tcgemm_config.k_splits > 1
 };
 
 // The family's complete default configuration (its paddings, every other field resolved by its rules);

@@ -44,6 +44,11 @@ struct Params : GemmOperands {
   int64_t tiles_m, tiles_n;  // C tile grid, one block per tile (validation: at most 2^31 - 1 tiles)
   int stages;                // pipeline depth, validated against the shape's range
   int c_vec16;               // 1: 16-byte C accesses allowed (base 16-byte aligned and ldc even)
+  // Split-K (gridDim.y slices; without a split: k_slice = k, steps 0). Slice y multiplies k in
+  // [y k_slice, min(k, (y + 1) k_slice)), k_slice a multiple of tile_k, and writes C + y c_slice_step.
+  int64_t k_slice;
+  int64_t a_slice_step, b_slice_step;  // elements A and B advance per slice: k_slice x (stride along k)
+  int64_t c_slice_step;                // elements between the slices' outputs (workspace slice size)
 };
 
 // threadIdx.x read through a volatile asm: the compiler cannot merge it with an earlier read, so a value
@@ -52,6 +57,13 @@ __device__ __forceinline__ int thread_index_reread() {
   int tid;
   asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
   return tid;
+}
+
+// blockIdx.y (the split-K slice) through a volatile asm, for the same reason.
+__device__ __forceinline__ int64_t slice_index_reread() {
+  unsigned y;
+  asm volatile("mov.u32 %0, %%ctaid.y;\n" : "=r"(y));
+  return static_cast<int64_t>(y);
 }
 
 // Calls f(std::integral_constant<int, i>) for i in [kBegin, kEnd): an unrolled loop whose index can be

@@ -118,7 +118,18 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // int: k tiles of a matrix that fits in device memory stay far below 2^31.
   // This form of the division makes ptxas spill 16 bytes in the 128x64 'N','N' and 'T','T' instances and
   // still runs 0.5-3% faster than (k + 15) / 16 without spills (docs/tuning.md).
-  const int ktiles = static_cast<int>(ceil_div_nonneg(p.k, T::kTileK));
+  // Split-K: block row blockIdx.y computes the k-slice [y k_slice, (y + 1) k_slice) of the product, a
+  // sub-problem with A and B advanced along k (host-computed steps) and its own depth; without a split
+  // gridDim.y is 1 and the steps are 0. The host makes every slice non-empty.
+  // The slice's operands and depth are recomputed from blockIdx.y (read through a volatile asm) where they
+  // are used rather than kept in registers across the main loop: the 64 x 32 warp tiles use all 255.
+  auto slice_a = [&] { return p.A + slice_index_reread() * p.a_slice_step; };
+  auto slice_b = [&] { return p.B + slice_index_reread() * p.b_slice_step; };
+  auto slice_k = [&] {
+    const int64_t rest = p.k - slice_index_reread() * p.k_slice;
+    return rest < p.k_slice ? rest : p.k_slice;
+  };
+  const int ktiles = static_cast<int>(ceil_div_nonneg(slice_k(), T::kTileK));
 
   const uint32_t a_smem_addr = arch::smem_address(a_smem), b_smem_addr = arch::smem_address(b_smem);
   // Copies of k-tile kt (k0 = kt * tile_k) into `stage` with full edge handling; the copiers step through
@@ -127,8 +138,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   auto issue_general = [&](typename ATile::Copier& ac, typename BTile::Copier& bc, int stage, int kt) {
     if (kt < ktiles) {
       const int64_t k0 = static_cast<int64_t>(kt) * T::kTileK;
-      ATile::template copy_stage<T::kVec16>(ac, a_smem_addr + stage * ATile::kStageBytes, p.A, p.lda, p.k, k0);
-      BTile::template copy_stage<T::kVec16>(bc, b_smem_addr + stage * BTile::kStageBytes, p.B, p.ldb, p.k, k0);
+      ATile::template copy_stage<T::kVec16>(ac, a_smem_addr + stage * ATile::kStageBytes, slice_a(), p.lda, slice_k(), k0);
+      BTile::template copy_stage<T::kVec16>(bc, b_smem_addr + stage * BTile::kStageBytes, slice_b(), p.ldb, slice_k(), k0);
     }
     arch::cp_async_commit<kCopyClobber>();
   };
@@ -180,8 +191,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 
   // Prologue: stages - 1 k-tiles in flight.
   {
-    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, m0, 0, tid);
-    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, n0, 0, tid);
+    typename ATile::Copier ac = ATile::make_copier(slice_a(), p.lda, p.m, m0, 0, tid);
+    typename BTile::Copier bc = BTile::make_copier(slice_b(), p.ldb, p.n, n0, 0, tid);
     for (int s = 0; s < stages - 1; ++s) issue_general(ac, bc, s, s);
   }
   arch::cp_async_wait_pending(stages - 2);
@@ -290,12 +301,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // copies' state and double-buffered fragments together exceed 255 registers for 64x32 warp tiles.
   constexpr int kEdgePipeline = kPipeNone;
   const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
-  const int full_ktiles = mn_interior ? static_cast<int>(p.k / T::kTileK) : 0;
+  const int full_ktiles = mn_interior ? static_cast<int>(slice_k() / T::kTileK) : 0;
   int split = full_ktiles - (stages - 1);
   split = split < 0 ? 0 : split;
   {
-    typename ATile::FullCopier ac = ATile::make_full_copier(p.A, p.lda, m0, int64_t(stages - 1) * T::kTileK, tid);
-    typename BTile::FullCopier bc = BTile::make_full_copier(p.B, p.ldb, n0, int64_t(stages - 1) * T::kTileK, tid);
+    typename ATile::FullCopier ac = ATile::make_full_copier(slice_a(), p.lda, m0, int64_t(stages - 1) * T::kTileK, tid);
+    typename BTile::FullCopier bc = BTile::make_full_copier(slice_b(), p.ldb, n0, int64_t(stages - 1) * T::kTileK, tid);
     main_loop(0, split, [&](int stage, int) {
       ATile::template copy_stage_full<T::kVec16>(ac, a_smem_addr, stage * ATile::kStageBytes, p.lda);
       BTile::template copy_stage_full<T::kVec16>(bc, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
@@ -308,8 +319,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int tid_reread = thread_index_reread();
   {
     const int64_t k_next = int64_t(split + stages - 1) * T::kTileK;
-    typename ATile::Copier ac = ATile::make_copier(p.A, p.lda, p.m, tile_m0, k_next, tid_reread);
-    typename BTile::Copier bc = BTile::make_copier(p.B, p.ldb, p.n, tile_n0, k_next, tid_reread);
+    typename ATile::Copier ac = ATile::make_copier(slice_a(), p.lda, p.m, tile_m0, k_next, tid_reread);
+    typename BTile::Copier bc = BTile::make_copier(slice_b(), p.ldb, p.n, tile_n0, k_next, tid_reread);
     main_loop(split, ktiles, [&](int stage, int kt) { issue_general(ac, bc, stage, kt); },
               std::integral_constant<int, kEdgePipeline>{});
   }
@@ -322,6 +333,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int64_t row0 = tile_m0 + ((tid_reread >> 5) % T::kWarpsM) * T::kWarpM + kRowsPerLane * g;
   const int64_t col0 = tile_n0 + ((tid_reread >> 5) / T::kWarpsM) * T::kWarpN + 2 * kNTiles * t;
   const bool read_c = p.beta != 0.0;
+  // A split-K slice writes its partial product into its own slice of the workspace (p.C is then the
+  // workspace, alpha 1 and beta 0); the reduction kernel sums the slices in a fixed order.
+  double* const C = p.C + slice_index_reread() * p.c_slice_step;
   if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
     const bool vec_c = p.c_vec16 != 0 && row0 + kRowsPerLane <= p.m;
@@ -331,7 +345,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       for (int j = 0; j < kNTiles; ++j) {
         const int64_t col = col0 + kNTiles * e + j;
         if (col >= p.n) continue;
-        double* c = p.C + col * p.ldc + row0;
+        double* c = C + col * p.ldc + row0;
         if (vec_c) {
 #pragma unroll
           for (int i = 0; i < kMTiles; ++i) {
@@ -367,7 +381,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       for (int h = 0; h < 2; ++h) {
         const int64_t row = row0 + 2 * i + h;
         if (row >= p.m) continue;
-        double* c = p.C + row * p.ldc + col0;
+        double* c = C + row * p.ldc + col0;
         if (vec_c) {
 #pragma unroll
           for (int e = 0; e < 2; ++e)

@@ -9,6 +9,8 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/memory_pool.hpp"
+#include "families/common/split_k_reduce.hpp"
 #include "families/sm90/plan.cuh"
 #include "families/sm90/rules.hpp"
 
@@ -75,9 +77,30 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
     // file is compiled for the same architectures as its probe kernel).
     const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
     TCGEMM_TRY(ensure_dynamic_smem_limit(kernel, ctx, kKernelName));
-    const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
-    if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
-    return TCGEMM_SUCCESS;
+    const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
+    if (split.slices == 1) {
+      const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
+      if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
+      return TCGEMM_SUCCESS;
+    }
+    // Split-K: partial products into a workspace taken from tcgemm's pool on the caller's stream (no
+    // cudaMalloc per call), then a fixed-order reduction into C.
+    int64_t elements = 0;
+    if (!checked_mul(p.m, p.n, &elements) || !checked_mul(elements, split.slices, &elements) ||
+        elements > TCGEMM_MAX_MATRIX_BYTES / int64_t(sizeof(double)))
+      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
+                           "k_splits=%d: the split-K workspace (%lld slices of %lld x %lld) exceeds 2^52 bytes",
+                           cfg.k_splits, static_cast<long long>(split.slices), static_cast<long long>(p.m),
+                           static_cast<long long>(p.n));
+    StreamScratch scratch;
+    void* workspace = nullptr;
+    TCGEMM_TRY(scratch.allocate(ctx, size_t(elements) * sizeof(double), stream, &workspace));
+    sm90::Plan sliced = plan;
+    sm90::apply_split(sliced, split, static_cast<double*>(workspace), p.m, p.n);
+    const cudaError_t e = sm90::launch_grid<K>(sliced.params, stream);
+    if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (split-K)");
+    return launch_split_k_reduce(p.m, p.n, split.slices, static_cast<const double*>(workspace), p.m * p.n,
+                                 SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc}, stream);
   });
 }
 

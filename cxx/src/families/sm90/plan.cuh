@@ -60,7 +60,27 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   p.tiles_n = ceil_div_nonneg(p.n, tile_n);
   p.stages = stages;
   p.c_vec16 = arch::cp_async16_aligned(C, ldc) ? 1 : 0;
+  p.k_slice = k;
+  p.a_slice_step = p.b_slice_step = p.c_slice_step = 0;
   return plan;
+}
+
+// Turns `plan` into the first half of a split-K product: gridDim.y = split.slices blocks rows, slice y
+// multiplying k in [y k_slice, (y + 1) k_slice) and writing its partial product (alpha 1, beta 0) into
+// workspace slice y, each shaped as C (m x n of the call, leading dimension m, so that the 'T','T' form's
+// transposed stores land in C's layout too). The operands advance along k by k_slice times their k-stride,
+// which keeps 16-byte alignment (k_slice is a multiple of 16).
+inline void apply_split(Plan& plan, const Sm90Split& split, double* workspace, int64_t call_m, int64_t call_n) {
+  Params& p = plan.params;
+  p.k_slice = split.k_slice;
+  p.a_slice_step = split.k_slice * (form_left_mn_contiguous(plan.form) ? p.lda : 1);
+  p.b_slice_step = split.k_slice * (form_right_mn_contiguous(plan.form) ? p.ldb : 1);
+  p.C = workspace;
+  p.ldc = call_m;
+  p.c_slice_step = call_m * call_n;
+  p.alpha = 1.0;
+  p.beta = 0.0;
+  p.c_vec16 = arch::cp_async16_aligned(workspace, call_m) ? 1 : 0;
 }
 
 // Calls f(type_tag<Instance>{}) for the instance of Fam that runs `plan`; returns what f returns.
@@ -82,13 +102,15 @@ decltype(auto) with_instance(const Plan& plan, F&& f) {
   }
 }
 
-// Enqueue kernel instance T over the whole C tile grid in one launch (one-dimensional grid; rasterization
-// is done in the kernel). Validation (check_grid) guarantees at most 2^31 - 1 tiles, so a failed launch
+// Enqueue kernel instance T over the whole C tile grid in one launch (x: tiles, rasterized in the kernel;
+// y: k-slices of a split-K product). Validation (check_grid) guarantees at most 2^31 - 1 tiles, so a failed launch
 // means nothing ran.
 template <class T>
 cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
   const size_t smem = static_cast<size_t>(sm90_dynamic_smem_bytes(T::kTileM, T::kTileN, T::kTileK, p.stages));
-  sm90_mma_kernel<T><<<static_cast<unsigned>(p.tiles_m * p.tiles_n), T::kThreads, smem, stream>>>(p);
+  const unsigned slices = static_cast<unsigned>(p.k_slice >= p.k ? 1 : (p.k + p.k_slice - 1) / p.k_slice);
+  const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), slices);
+  sm90_mma_kernel<T><<<grid, T::kThreads, smem, stream>>>(p);
   return cudaGetLastError();
 }
 

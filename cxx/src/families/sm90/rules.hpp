@@ -51,6 +51,22 @@ constexpr int64_t sm90_smem_bytes(const Sm90Shape& s, int stages) {
   return sm90_dynamic_smem_bytes(s.tile_m, s.tile_n, s.tile_k, stages) + kSm90StaticSmemBytes;
 }
 
+// Split-K: a requested number of k-slices (tcgemm_config.k_splits; 0 or 1: none) becomes slices of
+// k_slice = a multiple of tile_k, so every slice starts on a k-tile and none is empty; the count actually
+// run is ceil(k / k_slice) <= requested. The slices are block rows of the grid (gridDim.y).
+constexpr int kSm90MaxKSplits = 65535;
+struct Sm90Split {
+  int64_t slices;   // 1: no split
+  int64_t k_slice;  // k depth of every slice but the last
+};
+constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
+  if (requested <= 1 || k <= tile_k) return Sm90Split{1, k};
+  const int64_t k_tiles = k / tile_k + (k % tile_k != 0);
+  const int64_t per = k_tiles / requested + (k_tiles % requested != 0);  // k-tiles per slice
+  const int64_t k_slice = per * tile_k;
+  return Sm90Split{k / k_slice + (k % k_slice != 0), k_slice};
+}
+
 // ---- rules (rules.cpp) ----
 tcgemm_status validate_sm90_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
 int64_t sm90_config_smem_bytes(const tcgemm_config& resolved);

@@ -1,0 +1,207 @@
+// The plan model (dgemm_plan.hpp).
+#include "api/dgemm_plan.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/family_table.hpp"
+#include "families/skinny/rules.hpp"
+#include "families/sm90/rules.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+// ---- model constants (H100 SXM measurements, docs/tuning.md "The plan model") ----
+// Sustained FP64 tensor rate of one SM running one sm90_mma block tile with >= 8 warps resident, in
+// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16).
+constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6};
+static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
+              "one measured rate per kSm90Shapes entry");
+constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
+constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction of 'N','N' (register moves)
+constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (bytes per microsecond)
+constexpr double kL2BytesPerUs = 6.0e6;        // partial products that stay in L2
+constexpr double kL2ResidentBytes = 40.0e6;    // of the 50 MB L2
+constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the skinny kernels streaming
+constexpr double kSm90BandwidthFraction = 0.70;    // the tensor-core kernel's k-tiles stream less well
+// Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
+constexpr double kSm90StreamingBlocksPerSm = 2.0;
+constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
+constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
+constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
+constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
+constexpr int64_t kMinTilesPerSlice = 4;       // a slice is at least this many k-tiles deep
+constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
+
+struct Candidate {
+  tcgemm_plan plan;
+};
+
+double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// Time of `blocks` equal blocks of `flops_per_block` on sm_count SMs holding `per_sm` blocks each, with a
+// rate `rate` per SM when >= 8 warps are resident (warps_per_block warps per block).
+double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int per_sm, int warps_per_block,
+                      double rate) {
+  const int64_t on_busiest = (blocks + sm_count - 1) / sm_count;
+  const int64_t full_rounds = on_busiest / per_sm;
+  const int64_t rest = on_busiest % per_sm;
+  auto round_us = [&](int64_t resident) {
+    const double eff = resident * warps_per_block >= 8 ? 1.0 : kLoneBlockEfficiency;
+    return resident * flops_per_block / (rate * eff) + kRoundOverheadUs;
+  };
+  return full_rounds * round_us(per_sm) + (rest ? round_us(rest) : 0.0);
+}
+
+void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k, const char* extra) {
+  const tcgemm_config& c = p.config;
+  char head[96];
+  if (c.family == TCGEMM_FAMILY_SKINNY)
+    std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
+  else
+    std::snprintf(head, sizeof head, "%s %dx%dx%d stages %d", family_name(c.family), c.tile_m, c.tile_n, c.tile_k,
+                  c.stages);
+  std::snprintf(p.summary, sizeof p.summary,
+                "%lldx%lldx%lld %s: %s; %lld tiles x %lld k-slices of %lld = %lld blocks, %d per SM on %d SMs = "
+                "%.2f waves; workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)%s",
+                static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text, head,
+                static_cast<long long>(p.tiles), static_cast<long long>(p.k_slices),
+                static_cast<long long>(p.k_per_slice), static_cast<long long>(p.blocks), p.blocks_per_sm,
+                p.sm_count, p.waves, p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
+}
+
+tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m,
+                           int64_t n, int64_t k) {
+  const Sm90Shape& s = kSm90Shapes[shape_index];
+  tcgemm_plan p{};
+  p.config.family = TCGEMM_FAMILY_SM90_MMA;
+  p.config.tile_m = s.tile_m;
+  p.config.tile_n = s.tile_n;
+  p.config.tile_k = s.tile_k;
+  p.config.stages = s.default_stages;
+  const Sm90Split split = sm90_split(k, requested_slices, s.tile_k);
+  p.config.k_splits = split.slices > 1 ? static_cast<int32_t>(requested_slices) : 0;
+  p.k_slices = split.slices;
+  p.k_per_slice = split.k_slice;
+  p.tiles = ((m + s.tile_m - 1) / s.tile_m) * ((n + s.tile_n - 1) / s.tile_n);
+  p.blocks = p.tiles * p.k_slices;
+  const int warps = s.warps_m * s.warps_n;
+  // Blocks per SM: what the register budget allows (launch.cu plans 64 x 32 warp tiles at 255 registers:
+  // two 128-thread blocks; 32 x 32 warp tiles: three), capped by shared memory.
+  const int acc = (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / 32;
+  int per_sm = acc <= 32 ? 3 : (65536 / (warps * 32 * 256));
+  if (per_sm < 1) per_sm = 1;
+  p.blocks_per_sm = per_sm;
+  p.sm_count = dev.sm_count;
+  p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
+  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
+  const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
+  const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
+  const double rate = kSm90RatePerSm[shape_index] * (tn ? kTnFormEfficiency : 1.0);
+  p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate);
+  const double operand_bytes = 8.0 * (double(m) * k + double(k) * n + double(m) * n);
+  const double partial_bytes = 2.0 * double(p.workspace_bytes);
+  const double streaming = std::fmin(1.0, double(p.blocks) / (kSm90StreamingBlocksPerSm * dev.sm_count));
+  p.memory_us = operand_bytes / (kHbmBytesPerUs * kSm90BandwidthFraction * streaming);
+  double reduce_us = 0.0;
+  if (p.k_slices > 1)
+    reduce_us = kLaunchUs + partial_bytes / (partial_bytes <= 2 * kL2ResidentBytes ? kL2BytesPerUs : kHbmBytesPerUs) +
+                8.0 * m * n / kHbmBytesPerUs;
+  p.predicted_us = (p.compute_us > p.memory_us ? p.compute_us : p.memory_us) + kLaunchUs + reduce_us;
+  return p;
+}
+
+tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
+  tcgemm_plan p{};
+  p.config.family = TCGEMM_FAMILY_SKINNY;
+  const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
+  p.k_slices = skinny_chunks(s, chunk);
+  p.k_per_slice = chunk;
+  p.tiles = skinny_blocks_per_chunk(s);
+  p.blocks = p.tiles * p.k_slices;
+  p.blocks_per_sm = 6;  // 256 threads, 32 KB of shared memory at most
+  p.sm_count = dev.sm_count;
+  p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
+  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
+  const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
+  const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
+  p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
+  p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
+  double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
+  if (p.k_slices > 1) t += kLaunchUs + 2.0 * p.workspace_bytes / kL2BytesPerUs;
+  p.predicted_us = t + kLaunchUs;
+  return p;
+}
+
+}  // namespace
+
+tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  const char form_text[3] = {transa, transb, 0};
+  tcgemm_plan best{};
+  if (m == 0 || n == 0 || k == 0) {
+    best.config = default_config_for(dev.sm90_code ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+    best.sm_count = dev.sm_count;
+    std::snprintf(best.summary, sizeof best.summary,
+                  "%lldx%lldx%lld %s: no product (m, n or k is 0): quick return, or C <- beta C",
+                  static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text);
+    return best;
+  }
+  const bool skinny = skinny_applies(m, n, k);
+  if (!dev.sm90_code) {
+    // cc 8.x (or a build without sm_90 code): the article's shared_ab family, or skinny.
+    if (skinny) {
+      best = skinny_candidate(dev, transa, transb, m, n, k);
+    } else {
+      best.config = default_config_for(TCGEMM_FAMILY_SHARED_AB);
+      const int64_t t = best.config.tile_m;
+      best.tiles = ((m + t - 1) / t) * ((n + t - 1) / t);
+      best.k_slices = 1;
+      best.k_per_slice = k;
+      best.blocks = best.tiles;
+      best.blocks_per_sm = 1;
+      best.sm_count = dev.sm_count;
+      best.waves = safe_div(double(best.blocks), double(dev.sm_count));
+      best.compute_us = rounds_time_us(best.blocks, 2.0 * t * t * double(k), dev.sm_count, 1, 8, kSharedABRatePerSm);
+      best.memory_us = 8.0 * (double(m) * k + double(k) * n + double(m) * n) / kHbmBytesPerUs;
+      best.predicted_us = (best.compute_us > best.memory_us ? best.compute_us : best.memory_us) + kLaunchUs;
+    }
+    describe(best, form_text, m, n, k, "");
+    return best;
+  }
+
+  const bool tn = transa == 'T' && transb == 'N';
+  bool have = false;
+  if (skinny) {
+    best = skinny_candidate(dev, transa, transb, m, n, k);
+    have = true;
+  }
+  for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
+    const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
+    int64_t max_slices = k_tiles / kMinTilesPerSlice;
+    if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
+    int64_t last_slices = 0;
+    // Slice counts 1, 2, 3, ... growing by ~12%: enough resolution for wave quantization.
+    for (int64_t want = 1; want <= (max_slices > 1 ? max_slices : 1);
+         want = want < 8 ? want + 1 : want + (want + 7) / 8) {
+      const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
+      if (split.slices == last_slices) continue;
+      last_slices = split.slices;
+      const tcgemm_plan c = sm90_candidate(dev, shape, want, tn, m, n, k);
+      if (!have) {
+        best = c;
+        have = true;
+        continue;
+      }
+      // Better by more than the tie margin, or within it with fewer slices (less workspace, one launch).
+      const bool clearly_faster = c.predicted_us < best.predicted_us * (1.0 - kPlanTieFraction);
+      const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) &&
+                             c.k_slices < best.k_slices && best.config.family == TCGEMM_FAMILY_SM90_MMA;
+      if (clearly_faster || tie_fewer) best = c;
+    }
+  }
+  describe(best, form_text, m, n, k, "");
+  return best;
+}
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,99 @@
+// tcgemm's per-context memory pool and stream-ordered scratch buffers (memory_pool.hpp).
+#include "core/memory_pool.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "core/errors.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr uint64_t kDefaultRetainBytes = uint64_t(1) << 30;
+
+// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count) or the default.
+uint64_t retain_limit_bytes() {
+  static const uint64_t limit = [] {
+    const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
+    if (!text || !*text) return kDefaultRetainBytes;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : kDefaultRetainBytes;
+  }();
+  return limit;
+}
+
+struct Pools {
+  std::mutex mutex;
+  std::map<uint64_t, cudaMemPool_t> by_context;  // context id -> tcgemm's pool in that context
+};
+Pools& pools() {
+  static Pools* p = new Pools;  // never destroyed: used by threads that outlive static destruction
+  return *p;
+}
+
+}  // namespace
+
+tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
+  Pools& all = pools();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  auto it = all.by_context.find(ctx.context_id);
+  if (it != all.by_context.end()) {
+    *out = it->second;
+    return TCGEMM_SUCCESS;
+  }
+  int supported = 0;
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, ctx.device));
+  cudaMemPool_t pool = nullptr;
+  if (supported) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ctx.device;
+    TCGEMM_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+    uint64_t retain = retain_limit_bytes();
+    TCGEMM_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &retain));
+  }
+  all.by_context[ctx.context_id] = pool;
+  *out = pool;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status trim_context_pool(const DeviceContext& ctx) {
+  Pools& all = pools();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  auto it = all.by_context.find(ctx.context_id);
+  if (it != all.by_context.end() && it->second) TCGEMM_CUDA_TRY(cudaMemPoolTrimTo(it->second, 0));
+  return TCGEMM_SUCCESS;
+}
+
+StreamScratch::~StreamScratch() {
+  if (!ptr_) return;
+  // Errors here cannot be reported (the call's own status is); the last-error slot is left clean.
+  if ((async_ ? cudaFreeAsync(ptr_, stream_) : cudaFree(ptr_)) != cudaSuccess) (void)cudaGetLastError();
+}
+
+tcgemm_status StreamScratch::allocate(const DeviceContext& ctx, size_t bytes, cudaStream_t stream, void** out) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  TCGEMM_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+  stream_ = stream;
+  if (capture == cudaStreamCaptureStatusActive) {
+    TCGEMM_CUDA_TRY(cudaMallocAsync(&ptr_, bytes, stream));
+    async_ = true;
+  } else {
+    cudaMemPool_t pool = nullptr;
+    TCGEMM_TRY(context_pool(ctx, &pool));
+    if (pool) {
+      TCGEMM_CUDA_TRY(cudaMallocFromPoolAsync(&ptr_, bytes, pool, stream));
+      async_ = true;
+    } else {
+      TCGEMM_CUDA_TRY(cudaMalloc(&ptr_, bytes));
+      async_ = false;
+    }
+  }
+  *out = ptr_;
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,272 @@
+// Family skinny (rules.hpp): C' = alpha S G + beta C' for S with at most 8 rows, on the FP64 CUDA cores,
+// streaming the large operand G once. Two kernels, by which way G is contiguous:
+//   k-contiguous G: one warp per column of G, its lanes sweeping the column's k values with 16-byte loads
+//     (coalesced), each lane keeping one partial sum per row of S, then a butterfly of shuffles;
+//   cols-contiguous G: a lane per two columns of a 64-column block, the block's 8 warps taking the k rows
+//     round robin (a warp loads 512 contiguous bytes of a row of G per step; S(:, k) is a broadcast read
+//     from shared memory), then a fixed-order sum over the warps in shared memory.
+// A block's k-chunk of S (rows x chunk_k) is staged in shared memory once and used by all of its columns.
+#include "families/skinny/rules.hpp"
+
+#include "core/checked_math.hpp"
+#include "core/errors.hpp"
+#include "core/memory_pool.hpp"
+#include "families/common/split_k_reduce.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr int kWarp = 32;
+constexpr int kWarps = kSkinnyThreads / kWarp;
+constexpr int kColsPerWarp = kSkinnyColsPerBlock / kWarps;
+// k-contiguous kernel: S staged row-major [row][k] with 2 doubles of padding per row, so that a lane's
+// 16-byte read of S(i, k..k+1) (k = 2 lane + ...) is conflict-free and rows stay 16-byte aligned.
+constexpr int kSRowPitch = kSkinnyMaxChunkK + 2;
+static_assert(kSkinnyColsPerBlock % kWarps == 0, "k-contiguous columns must split evenly over the warps");
+static_assert(kSkinnyColsPerBlock == 2 * kWarp, "cols-contiguous kernel: two columns per lane");
+static_assert(kSkinnyMaxChunkK % (2 * kWarp) == 0, "a chunk is whole double2 sweeps of a warp");
+static_assert(kSkinnyChunkQuantum % (2 * kWarp) == 0, "chunks start on a warp sweep (16-byte aligned k)");
+
+struct SkinnyParams {
+  int rows;  // rows of S and C' (<= the kernel's kRows; the rest is zero-padded and not written)
+  int64_t cols, k, chunk_k;
+  const double* S;
+  int64_t s_row, s_k;  // S(i, kk) = S[i s_row + kk s_k]
+  const double* G;
+  int64_t g_k, g_col;  // G(kk, j) = G[kk g_k + j g_col]
+  double alpha, beta;  // beta == 0: C' not read
+  double* C;
+  int64_t c_row, c_col;  // C'(i, j) = C[i c_row + j c_col] (+ blockIdx.y c_slice_step)
+  int64_t c_slice_step;  // split: the workspace slice of chunk y; else 0
+};
+
+// Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
+// contiguous direction of S.
+template <int kRows, bool kKMajor>
+__device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
+  const int total = kRows * int(p.chunk_k);
+  for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
+    int i, kk;
+    if (p.s_k == 1) {
+      i = idx / int(p.chunk_k);
+      kk = idx - i * int(p.chunk_k);
+    } else {
+      kk = idx / kRows;
+      i = idx - kk * kRows;
+    }
+    const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
+    if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
+    else s_sm[kk * kRows + i] = v;
+  }
+}
+
+template <int kRows>
+__device__ __forceinline__ void store_out(const SkinnyParams& p, int i, int64_t j, double sum) {
+  double* c = p.C + static_cast<int64_t>(blockIdx.y) * p.c_slice_step + i * p.c_row + j * p.c_col;
+  *c = p.beta == 0.0 ? p.alpha * sum : fma(p.beta, *c, p.alpha * sum);
+}
+
+template <int kRows, bool kVec>
+__global__ void __launch_bounds__(kSkinnyThreads) skinny_k_contiguous_kernel(const SkinnyParams p) {
+  __shared__ __align__(16) double s_sm[kRows * kSRowPitch];
+  const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
+  const int len = int((p.k - k0) < p.chunk_k ? (p.k - k0) : p.chunk_k);
+  stage_s<kRows, true>(p, k0, len, s_sm);
+  __syncthreads();
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const int64_t col0 = int64_t(blockIdx.x) * kSkinnyColsPerBlock + warp * kColsPerWarp;
+  for (int c = 0; c < kColsPerWarp; ++c) {
+    const int64_t j = col0 + c;
+    if (j >= p.cols) break;
+    const double* g = p.G + j * p.g_col + k0;
+    double acc[kRows];
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) acc[i] = 0.0;
+    if constexpr (kVec) {
+#pragma unroll
+      for (int t = 0; t < kSkinnyMaxChunkK / (2 * kWarp); ++t) {
+        const int kk = 2 * (t * kWarp + lane);
+        if (kk >= len) break;
+        double2 v;
+        if (kk + 1 < len) {
+          v = __ldcs(reinterpret_cast<const double2*>(g + kk));
+        } else {
+          v.x = __ldcs(g + kk);
+          v.y = 0.0;
+        }
+#pragma unroll
+        for (int i = 0; i < kRows; ++i) {
+          const double2 s = *reinterpret_cast<const double2*>(s_sm + i * kSRowPitch + kk);
+          acc[i] = fma(s.x, v.x, acc[i]);
+          acc[i] = fma(s.y, v.y, acc[i]);
+        }
+      }
+    } else {
+#pragma unroll 8
+      for (int kk = lane; kk < len; kk += kWarp) {
+        const double v = __ldcs(g + kk);
+#pragma unroll
+        for (int i = 0; i < kRows; ++i) acc[i] = fma(s_sm[i * kSRowPitch + kk], v, acc[i]);
+      }
+    }
+    // Butterfly: every lane ends with the column's sums, always added in the same order.
+#pragma unroll
+    for (int off = kWarp / 2; off > 0; off /= 2)
+#pragma unroll
+      for (int i = 0; i < kRows; ++i) acc[i] += __shfl_xor_sync(0xffffffffu, acc[i], off);
+    double mine = 0.0;
+#pragma unroll
+    for (int i = 0; i < kRows; ++i)
+      if (lane == i) mine = acc[i];
+    if (lane < p.rows) store_out<kRows>(p, lane, j, mine);
+  }
+}
+
+template <int kRows, bool kVec>
+__global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(const SkinnyParams p) {
+  // The S chunk [k][row]; after the k loop the same memory holds the warps' partial sums.
+  __shared__ __align__(16) double buf[kSkinnyMaxChunkK * kRows];
+  static_assert(kWarps * kRows * kSkinnyColsPerBlock <= kSkinnyMaxChunkK * kRows,
+                "the warps' partial sums must fit in the S chunk's shared memory");
+  const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
+  const int len = int((p.k - k0) < p.chunk_k ? (p.k - k0) : p.chunk_k);
+  stage_s<kRows, false>(p, k0, len, buf);
+  __syncthreads();
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  // A lane's columns: c0, c0 + 1 (kVec: one 16-byte load) or c0, c0 + 32 (two coalesced 8-byte loads). The
+  // warps take the chunk's k rows round robin, so each warp step reads 512 contiguous bytes of one row of G.
+  const int64_t base = int64_t(blockIdx.x) * kSkinnyColsPerBlock;
+  const int c0 = kVec ? 2 * lane : lane, c1 = kVec ? c0 + 1 : c0 + kWarp;
+  const bool has0 = base + c0 < p.cols, has1 = base + c1 < p.cols;
+  double acc[kRows][2];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = 0.0;
+  if (has0) {
+    const double* g = p.G + k0 * p.g_k + base + c0;
+#pragma unroll 4
+    for (int kk = warp; kk < len; kk += kWarps) {
+      const double* row = g + kk * p.g_k;
+      double2 v;
+      if (kVec && has1) {
+        v = __ldcs(reinterpret_cast<const double2*>(row));
+      } else {
+        v.x = __ldcs(row);
+        v.y = has1 ? __ldcs(row + (c1 - c0)) : 0.0;
+      }
+#pragma unroll
+      for (int i = 0; i < kRows; ++i) {
+        const double s = buf[kk * kRows + i];
+        acc[i][0] = fma(s, v.x, acc[i][0]);
+        acc[i][1] = fma(s, v.y, acc[i][1]);
+      }
+    }
+  }
+  __syncthreads();  // every warp is done with the S chunk
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    buf[(warp * kRows + i) * kSkinnyColsPerBlock + c0] = acc[i][0];
+    buf[(warp * kRows + i) * kSkinnyColsPerBlock + c1] = acc[i][1];
+  }
+  __syncthreads();
+  // Column sums over the warps, always in warp order.
+  for (int idx = threadIdx.x; idx < kRows * kSkinnyColsPerBlock; idx += kSkinnyThreads) {
+    const int i = idx / kSkinnyColsPerBlock, c = idx % kSkinnyColsPerBlock;
+    if (i >= p.rows || base + c >= p.cols) continue;
+    double sum = 0.0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) sum += buf[(w * kRows + i) * kSkinnyColsPerBlock + c];
+    store_out<kRows>(p, i, base + c, sum);
+  }
+}
+
+template <int kRows>
+cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, dim3 grid, cudaStream_t stream) {
+  if (k_contiguous) {
+    if (vec) skinny_k_contiguous_kernel<kRows, true><<<grid, kSkinnyThreads, 0, stream>>>(p);
+    else skinny_k_contiguous_kernel<kRows, false><<<grid, kSkinnyThreads, 0, stream>>>(p);
+  } else {
+    if (vec) skinny_cols_contiguous_kernel<kRows, true><<<grid, kSkinnyThreads, 0, stream>>>(p);
+    else skinny_cols_contiguous_kernel<kRows, false><<<grid, kSkinnyThreads, 0, stream>>>(p);
+  }
+  return cudaGetLastError();
+}
+
+bool aligned16(const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; }
+
+}  // namespace
+
+tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                            cudaStream_t stream) {
+  if (!skinny_applies(p.m, p.n, p.k))
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
+                         "family skinny computes products with m <= %d or n <= %d and k <= %lld; got m=%lld, "
+                         "n=%lld, k=%lld",
+                         kSkinnyMaxRows, kSkinnyMaxRows, static_cast<long long>(kSkinnyMaxK),
+                         static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
+  const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
+  SkinnyParams q{};
+  q.rows = static_cast<int>(shape.rows);
+  q.cols = shape.cols;
+  q.k = shape.k;
+  const bool a_n = p.transa == 'N', b_n = p.transb == 'N';
+  if (!shape.transpose_c) {  // S = op(A), G = op(B), C' = C
+    q.S = p.A;
+    q.s_row = a_n ? 1 : p.lda;
+    q.s_k = a_n ? p.lda : 1;
+    q.G = p.B;
+    q.g_k = b_n ? 1 : p.ldb;
+    q.g_col = b_n ? p.ldb : 1;
+    q.c_row = 1;
+    q.c_col = p.ldc;
+  } else {  // S = op(B)^T, G = op(A)^T, C' = C^T
+    q.S = p.B;
+    q.s_row = b_n ? p.ldb : 1;
+    q.s_k = b_n ? 1 : p.ldb;
+    q.G = p.A;
+    q.g_k = a_n ? p.lda : 1;
+    q.g_col = a_n ? 1 : p.lda;
+    q.c_row = p.ldc;
+    q.c_col = 1;
+  }
+  q.alpha = p.alpha;
+  q.beta = p.beta;
+  q.C = p.C;
+  q.chunk_k = skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
+  const int64_t chunks = skinny_chunks(shape, q.chunk_k);
+  const bool vec = shape.g_k_contiguous ? (aligned16(q.G) && q.g_col % 2 == 0)
+                                         : (aligned16(q.G) && q.g_k % 2 == 0);
+  const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
+
+  StreamScratch scratch;
+  void* workspace = nullptr;
+  SkinnyParams run = q;
+  if (chunks > 1) {
+    // Partial products of the chunks, rows x cols each (leading dimension rows), reduced in chunk order.
+    int64_t elements = 0;
+    if (!checked_mul(shape.rows, shape.cols, &elements) || !checked_mul(elements, chunks, &elements) ||
+        elements > TCGEMM_MAX_MATRIX_BYTES / int64_t(sizeof(double)))
+      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
+                           "k_splits=%d: the skinny workspace (%lld chunks of %lld x %lld) exceeds 2^52 bytes",
+                           cfg.k_splits, static_cast<long long>(chunks), static_cast<long long>(shape.rows),
+                           static_cast<long long>(shape.cols));
+    TCGEMM_TRY(scratch.allocate(ctx, size_t(elements) * sizeof(double), stream, &workspace));
+    run.C = static_cast<double*>(workspace);
+    run.c_row = 1;
+    run.c_col = shape.rows;
+    run.c_slice_step = shape.rows * shape.cols;
+    run.alpha = 1.0;
+    run.beta = 0.0;
+  }
+  cudaError_t e;
+  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, grid, stream);
+  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, grid, stream);
+  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, grid, stream);
+  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, grid, stream);
+  if (e != cudaSuccess) return set_cuda_error(e, "launch of the skinny kernel");
+  if (chunks == 1) return TCGEMM_SUCCESS;
+  return launch_split_k_reduce(shape.rows, shape.cols, chunks, static_cast<const double*>(workspace),
+                               shape.rows * shape.cols, SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col},
+                               stream);
+}
+
+}  // namespace tcgemm::detail

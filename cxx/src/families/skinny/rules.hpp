@@ -1,0 +1,81 @@
+// Family skinny: DGEMM with m <= 8 or n <= 8 (matrix-vector-like products). Such a product does at most 16
+// flops per element of its large operand, so it is bound by the memory traffic of that operand, not by
+// arithmetic: the kernels (kernel.cu) run on the FP64 CUDA cores and are built to stream the large operand
+// once, at full HBM bandwidth, from enough blocks to keep every SM's loads in flight.
+//
+// Every call is normalised to "rows x cols" with rows <= 8: C' = S G, S the small operand (rows x k) and
+// G the large one (k x cols). m <= 8: C' = C, S = op(A), G = op(B). Otherwise (n <= 8): C' = C^T,
+// S = op(B)^T, G = op(A)^T. G is either k-contiguous (each column's k values adjacent: B with 'N' or A
+// with 'T') or cols-contiguous (A with 'N' or B with 'T'); one kernel shape for each.
+//
+// Deep k is cut into k-chunks of at most kSkinnyMaxChunkK (the S chunk a block stages in shared memory);
+// with more than one chunk the partial products go to a workspace and the fixed-order split-K reduction
+// (families/common/split_k_reduce) adds them: bit-identical results from run to run.
+#pragma once
+
+#include <cstdint>
+
+#include "core/arguments.hpp"
+
+namespace tcgemm::detail {
+
+constexpr int kSkinnyMaxRows = 8;
+constexpr int kSkinnyThreads = 256;
+constexpr int kSkinnyChunkQuantum = 64;        // k-chunks are multiples of this (a warp's double2 sweep)
+constexpr int kSkinnyMaxChunkK = 512;          // S chunk in shared memory: 8 x 512 doubles = 32 KB
+constexpr int kSkinnyColsPerBlock = 64;        // k-contiguous G: 8 warps x 8 columns; cols-contiguous G:
+                                               // 32 lanes x 2 columns, the 8 warps splitting the k-chunk
+constexpr int kSkinnyMaxChunks = 65535;        // k-chunks are grid rows (gridDim.y)
+constexpr int kSkinnyTargetBlocksPerSm = 4;    // blocks the automatic chunking aims for
+constexpr int64_t kSkinnyMaxK = int64_t(kSkinnyMaxChunks) * kSkinnyMaxChunkK;
+
+struct SkinnyShape {
+  bool transpose_c;  // C' = C^T (n is the small side)
+  int64_t rows, cols, k;
+  bool g_k_contiguous;
+};
+constexpr SkinnyShape skinny_shape(char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  const bool use_m = m <= kSkinnyMaxRows && (m <= n || n > kSkinnyMaxRows);
+  if (use_m) return SkinnyShape{false, m, n, k, transb == 'N'};
+  return SkinnyShape{true, n, m, k, transa == 'T'};
+}
+// The products the family computes: a small side, k within the chunk grid, and a block grid that fits
+// one launch (at most 2^31 - 1 blocks of kSkinnyColsPerBlock columns).
+constexpr bool skinny_applies(int64_t m, int64_t n, int64_t k) {
+  const int64_t big = m > n ? m : n;
+  return (m <= kSkinnyMaxRows || n <= kSkinnyMaxRows) && k <= kSkinnyMaxK &&
+         big / kSkinnyColsPerBlock < int64_t(INT32_MAX);
+}
+constexpr int64_t skinny_blocks_per_chunk(const SkinnyShape& s) {
+  return (s.cols + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock;
+}
+// k depth of each chunk: `requested` chunks (0: automatic, enough blocks for kSkinnyTargetBlocksPerSm per
+// SM), rounded to kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is
+// ceil(k / chunk_k), at least ceil(k / kSkinnyMaxChunkK).
+constexpr int64_t skinny_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
+  int64_t chunks = requested;
+  if (chunks <= 0) {
+    const int64_t per_chunk = skinny_blocks_per_chunk(s);
+    const int64_t want = int64_t(sm_count) * kSkinnyTargetBlocksPerSm;
+    chunks = (want + per_chunk - 1) / per_chunk;
+  }
+  if (chunks < 1) chunks = 1;
+  int64_t ck = (s.k + chunks - 1) / chunks;
+  ck = (ck + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum;
+  if (ck > kSkinnyMaxChunkK) ck = kSkinnyMaxChunkK;
+  if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
+  return ck;
+}
+constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
+  return s.k <= 0 ? 1 : (s.k + chunk_k - 1) / chunk_k;
+}
+
+// ---- rules (rules.cpp) ----
+tcgemm_status validate_skinny_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
+int64_t skinny_config_smem_bytes(const tcgemm_config& resolved);
+int skinny_threads(const tcgemm_config& resolved);
+
+// ---- launcher (kernel.cu) ----
+tcgemm_status launch_skinny(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+
+}  // namespace tcgemm::detail

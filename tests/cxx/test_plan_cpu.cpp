@@ -1,0 +1,149 @@
+// The plan model (api/dgemm_plan.hpp) and the split rules, host only: which family, tile and slice count
+// a shape gets, and that the split arithmetic covers k exactly.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "api/dgemm_plan.hpp"
+#include "families/skinny/rules.hpp"
+#include "families/sm90/rules.hpp"
+#include "tcgemm/tcgemm.h"
+
+namespace {
+
+using tcgemm::detail::plan_dgemm;
+using tcgemm::detail::PlanDevice;
+
+PlanDevice h100() {
+  PlanDevice d;
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.sm90_code = true;
+  return d;
+}
+PlanDevice a100() {
+  PlanDevice d;
+  d.cc_major = 8;
+  d.sm_count = 108;
+  d.sm90_code = false;
+  return d;
+}
+
+TEST(PlanModel, VectorLikeShapesTakeTheSkinnyFamily) {
+  for (const auto& s : {std::array<int64_t, 3>{1, 4096, 4096}, {4096, 1, 4096}, {8, 8192, 8192}, {8192, 3, 100}}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
+    EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SKINNY) << p.summary;
+    EXPECT_EQ(plan_dgemm(a100(), 'T', 'N', s[0], s[1], s[2]).config.family, TCGEMM_FAMILY_SKINNY);
+  }
+  EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', 9, 8192, 8192).config.family, TCGEMM_FAMILY_SM90_MMA);
+}
+
+TEST(PlanModel, DeepKWithASmallCIsSplit) {
+  for (const auto& s : {std::array<int64_t, 3>{64, 64, 65536}, {128, 128, 131072}, {256, 256, 32768},
+                        {512, 512, 16384}}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
+    EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SM90_MMA) << p.summary;
+    EXPECT_GT(p.k_slices, 1) << p.summary;
+    EXPECT_GE(p.blocks, 132) << "a deep-k product must fill the SMs: " << p.summary;
+    EXPECT_EQ(p.workspace_bytes, p.k_slices * s[0] * s[1] * 8) << p.summary;
+    EXPECT_GE(p.k_slices * p.k_per_slice, s[2]);
+    EXPECT_LT((p.k_slices - 1) * p.k_per_slice, s[2]);
+  }
+}
+
+TEST(PlanModel, LargeSquaresRunUnsplitOnTheDefaultTile) {
+  for (int64_t n : {4096, 8192, 16384}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
+    EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SM90_MMA);
+    EXPECT_EQ(p.k_slices, 1) << p.summary;
+    EXPECT_EQ(p.config.k_splits, 0) << p.summary;
+    EXPECT_EQ(p.config.tile_m, 128) << p.summary;
+    EXPECT_EQ(p.config.tile_n, 64) << p.summary;
+  }
+  // Fewer 128x64 tiles than SMs: the 64x64 tile (three blocks per SM) fills the machine.
+  const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', 1024, 1024, 1024);
+  EXPECT_EQ(p.config.tile_m, 64) << p.summary;
+  EXPECT_EQ(p.k_slices, 1) << p.summary;
+}
+
+TEST(PlanModel, WithoutSm90CodeTheArticleFamilyRuns) {
+  const tcgemm_plan p = plan_dgemm(a100(), 'N', 'N', 4096, 4096, 4096);
+  EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SHARED_AB) << p.summary;
+  EXPECT_EQ(p.config.k_splits, 0);
+}
+
+TEST(PlanModel, EveryPlanIsConsistentAndValid) {
+  const int64_t dims[] = {1, 7, 8, 9, 64, 100, 1000, 5000, 70000};
+  for (int64_t m : dims)
+    for (int64_t n : dims)
+      for (int64_t k : dims)
+        for (const char* f : {"NN", "TN"}) {
+          const tcgemm_plan p = plan_dgemm(h100(), f[0], f[1], m, n, k);
+          ASSERT_GE(p.k_slices, 1) << p.summary;
+          EXPECT_EQ(p.blocks, p.tiles * p.k_slices) << p.summary;
+          EXPECT_GT(p.predicted_us, 0.0) << p.summary;
+          EXPECT_GE(p.k_slices * p.k_per_slice, k) << p.summary;
+          EXPECT_LT((p.k_slices - 1) * p.k_per_slice, k) << p.summary;
+          EXPECT_LE(p.blocks, int64_t(INT32_MAX) * 65535) << p.summary;
+          tcgemm_config resolved{};
+          EXPECT_EQ(tcgemm_config_validate(&p.config), TCGEMM_SUCCESS) << tcgemm_last_error() << " " << p.summary;
+          (void)resolved;
+          EXPECT_NE(std::strstr(p.summary, "waves"), nullptr) << p.summary;
+        }
+}
+
+TEST(SplitRules, Sm90SlicesCoverKInWholeTiles) {
+  using tcgemm::detail::sm90_split;
+  for (int64_t k : {1, 15, 16, 17, 100, 4096, 65536, 65537, 1000003})
+    for (int64_t want : {0, 1, 2, 3, 7, 64, 1000, 65535}) {
+      const auto s = sm90_split(k, want, 16);
+      ASSERT_GE(s.slices, 1);
+      EXPECT_LE(s.slices, want < 1 ? 1 : want);
+      if (s.slices > 1) {
+        EXPECT_EQ(s.k_slice % 16, 0) << k << " " << want;
+        EXPECT_LT((s.slices - 1) * s.k_slice, k) << "no empty slice: k " << k << " want " << want;
+      }
+      EXPECT_GE(s.slices * s.k_slice, k);
+    }
+}
+
+TEST(SplitRules, SkinnyChunksStayWithinTheStagedS) {
+  using namespace tcgemm::detail;
+  for (int64_t k : {1, 63, 64, 65, 512, 513, 100000})
+    for (int64_t want : {0, 1, 5, 100000}) {
+      const SkinnyShape s = skinny_shape('N', 'N', 3, 5000, k);
+      const int64_t ck = skinny_chunk_k(s, want, 132);
+      EXPECT_LE(ck, kSkinnyMaxChunkK);
+      EXPECT_EQ(ck % kSkinnyChunkQuantum, 0);
+      const int64_t chunks = skinny_chunks(s, ck);
+      EXPECT_GE(chunks * ck, k);
+      EXPECT_LT((chunks - 1) * ck, k);
+    }
+  EXPECT_FALSE(skinny_applies(9, 9, 10));
+  EXPECT_TRUE(skinny_applies(8, 100000, 10));
+  EXPECT_FALSE(skinny_applies(1, 10, kSkinnyMaxK + 1));
+  const SkinnyShape t = skinny_shape('N', 'T', 1000, 3, 10);
+  EXPECT_TRUE(t.transpose_c);
+  EXPECT_EQ(t.rows, 3);
+  EXPECT_EQ(t.cols, 1000);
+  EXPECT_FALSE(t.g_k_contiguous);  // G = op(A)^T with A 'N': its columns are A's rows, contiguous along m
+}
+
+TEST(PlanApi, ArgumentsAreCheckedBeforeAnyDeviceQuery) {
+  tcgemm_plan p{};
+  EXPECT_EQ(tcgemm_dgemm_plan('X', 'N', 1, 1, 1, &p), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 1);
+  EXPECT_EQ(tcgemm_dgemm_plan('N', 'q', 1, 1, 1, &p), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 2);
+  EXPECT_EQ(tcgemm_dgemm_plan('N', 'N', -1, 1, 1, &p), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 3);
+  EXPECT_EQ(tcgemm_dgemm_plan('N', 'N', 1, 1, -5, &p), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 5);
+  EXPECT_STREQ(tcgemm_last_error(), "argument 5 (k) must be >= 0, got -5");
+  EXPECT_EQ(tcgemm_dgemm_plan('N', 'N', 1, 1, 1, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 6);
+}
+
+}  // namespace

@@ -1,0 +1,284 @@
+// The shape paths of tcgemm_dgemm: split-K on sm90_mma (deterministic, fixed-order reduction, workspace from
+// tcgemm's pool), the memory-bound skinny family for m or n <= 8, and the plan that chooses between them.
+// Every run is judged by the shared reference check against cuBLAS (random data, NaN-poisoned C, guards).
+#include <atomic>
+#include <thread>
+
+#include "gpu_test_util.hpp"
+
+namespace {
+
+using namespace tcgemm::test;
+
+#define TCGEMM_REQUIRE_SM90_PATH()                                                                           \
+  do {                                                                                                       \
+    TCGEMM_REQUIRE_GPU();                                                                                    \
+    if (!hopper_path_expected()) GTEST_SKIP() << "sm90_mma needs compute capability 9.x and sm_90 code";     \
+  } while (0)
+
+const char* const kForms[] = {"NN", "NT", "TN", "TT"};
+
+tcgemm_config sm90_split(int tile_m, int tile_n, int k_splits) {
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SM90_MMA;
+  c.tile_m = tile_m;
+  c.tile_n = tile_n;
+  c.tile_k = 16;
+  c.k_splits = k_splits;
+  return c;
+}
+
+tcgemm_config skinny(int k_splits) {
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SKINNY;
+  c.k_splits = k_splits;
+  return c;
+}
+
+GemmCall auto_call() {
+  return [](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+            cudaStream_t stream) {
+    return tcgemm_dgemm(s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
+  };
+}
+
+// Split-K: every form and shape, slice counts that divide k evenly, leave a short last slice, exceed the
+// number of k-tiles (fewer slices run), with alpha/beta, odd leading dimensions and misaligned bases.
+TEST(SplitK, EveryFormShapeAndSliceCount) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  struct Case {
+    int64_t m, n, k;
+    int splits;
+  };
+  const Case cases[] = {{64, 64, 4096, 8}, {130, 67, 1000, 3}, {17, 9, 333, 64}, {256, 200, 2048, 5},
+                        {1, 300, 100, 2}, {129, 129, 40, 7}};
+  const int tiles[][2] = {{128, 64}, {64, 64}, {128, 128}};
+  uint64_t seed = 20000;
+  for (const auto& t : tiles)
+    for (const Case& c : cases)
+      for (const char* f : kForms) {
+        GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+        s.transa = f[0];
+        s.transb = f[1];
+        s.alpha = (seed % 2) ? 1.0 : -0.5;
+        s.beta = (seed % 3) ? 0.0 : 0.75;
+        if (seed % 4 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
+        if (seed % 4 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(t[0], t[1], c.splits))))
+            << t[0] << "x" << t[1] << " k_splits " << c.splits;
+      }
+}
+
+// Two runs of a split-K product, and of the automatic plan on a deep-k shape, give the same bits.
+TEST(SplitK, BitIdenticalFromRunToRun) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  const int64_t m = 96, n = 80, k = 30000;
+  const std::vector<double> hA = random_matrix(m, k, m, 31), hB = random_matrix(k, n, k, 32);
+  DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
+  ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
+  CUDA_OK(dA.upload(hA));
+  CUDA_OK(dB.upload(hB));
+  for (const tcgemm_config& cfg : {sm90_split(64, 64, 37), sm90_split(128, 64, 200), tcgemm_config{}}) {
+    std::vector<double> first, again;
+    for (int run = 0; run < 3; ++run) {
+      CUDA_OK(cudaMemset(dC.get(), 0xff, m * n * sizeof(double)));
+      ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, nullptr),
+                TCGEMM_SUCCESS)
+          << tcgemm_last_error();
+      CUDA_OK(cudaDeviceSynchronize());
+      CUDA_OK(dC.download(run == 0 ? &first : &again));
+      if (run > 0) ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double)));
+    }
+  }
+}
+
+// Deep-k shapes through tcgemm_dgemm itself (the plan splits them).
+TEST(SplitK, DeepKThroughTheAutomaticPlan) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  struct Case {
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{64, 64, 65536}, {100, 37, 20001}, {256, 256, 8192}, {512, 300, 4096}};
+  uint64_t seed = 21000;
+  for (const Case& c : cases)
+    for (const char* f : kForms) {
+      GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+      s.transa = f[0];
+      s.transb = f[1];
+      s.beta = (seed % 2) ? 0.0 : 1.25;
+      tcgemm_plan p{};
+      ASSERT_EQ(tcgemm_dgemm_plan(f[0], f[1], c.m, c.n, c.k, &p), TCGEMM_SUCCESS) << tcgemm_last_error();
+      EXPECT_TRUE(run_and_check(s, auto_call())) << p.summary;
+    }
+}
+
+// Split-K inside CUDA graph capture: the workspace becomes the graph's own allocation.
+TEST(SplitK, InsideStreamCapture) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  const int64_t m = 64, n = 64, k = 8192;
+  const std::vector<double> hA = random_matrix(m, k, m, 41), hB = random_matrix(k, n, k, 42);
+  DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)}, dRef{size_t(m * n)};
+  ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok() && dRef.ok());
+  CUDA_OK(dA.upload(hA));
+  CUDA_OK(dB.upload(hB));
+  const tcgemm_config cfg = sm90_split(64, 64, 32);
+  ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dRef.get(), m, nullptr),
+            TCGEMM_SUCCESS);
+  cudaStream_t stream = nullptr;
+  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const tcgemm_status st =
+      tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, stream);
+  CUDA_OK(cudaStreamEndCapture(stream, &graph));
+  ASSERT_EQ(st, TCGEMM_SUCCESS) << tcgemm_last_error();
+  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  CUDA_OK(cudaMemset(dC.get(), 0xff, m * n * sizeof(double)));
+  CUDA_OK(cudaGraphLaunch(exec, stream));
+  CUDA_OK(cudaGraphLaunch(exec, stream));
+  CUDA_OK(cudaStreamSynchronize(stream));
+  std::vector<double> got, want;
+  CUDA_OK(dC.download(&got));
+  CUDA_OK(dRef.download(&want));
+  EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(double)));
+  CUDA_OK(cudaGraphExecDestroy(exec));
+  CUDA_OK(cudaGraphDestroy(graph));
+  CUDA_OK(cudaStreamDestroy(stream));
+}
+
+// Many threads, each on its own stream, running split-K and skinny products at once: workspaces are
+// stream-ordered, never shared.
+TEST(SplitK, ManyThreadsAndStreams) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  constexpr int kThreads = 8;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([t, &failures] {
+      cudaStream_t stream = nullptr;
+      if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) return void(++failures);
+      for (int rep = 0; rep < 3; ++rep) {
+        GemmSpec s = spec(t % 2 ? 64 : 3, 96 + t, 6000 + 100 * t, uint64_t(22000 + 10 * t + rep));
+        s.beta = rep % 2 ? 0.5 : 0.0;
+        if (!run_and_check(s, auto_call(), stream)) ++failures;
+      }
+      (void)cudaStreamDestroy(stream);
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+// skinny: m or n from 1 to 8, every form, k from 1 to several chunks, both copy widths, alpha/beta.
+TEST(Skinny, EveryFormSmallSideAndDepth) {
+  TCGEMM_REQUIRE_GPU();
+  struct Case {
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{1, 700, 1},   {1, 1000, 513},  {2, 64, 2000},  {3, 1025, 77},  {5, 129, 4097},
+                        {8, 513, 640}, {700, 1, 300},   {1000, 2, 1},   {77, 3, 5000},  {2049, 8, 129},
+                        {1, 1, 3000},  {8, 8, 8},       {4, 6, 1500},   {6, 4, 64}};
+  uint64_t seed = 23000;
+  for (const Case& c : cases)
+    for (const char* f : kForms)
+      for (int ks : {0, 3}) {
+        GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+        s.transa = f[0];
+        s.transb = f[1];
+        s.alpha = (seed % 2) ? 1.0 : 2.5;
+        s.beta = (seed % 3) ? 0.0 : -1.0;
+        if (seed % 5 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
+        if (seed % 5 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+        if (seed % 5 == 3) s.lda_pad = s.ldb_pad = 2;
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(skinny(ks)))) << "k_splits " << ks;
+      }
+}
+
+TEST(Skinny, BitIdenticalFromRunToRun) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 3, n = 5000, k = 9000;
+  const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
+  DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
+  ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
+  CUDA_OK(dA.upload(hA));
+  CUDA_OK(dB.upload(hB));
+  const tcgemm_config cfg = skinny(0);
+  std::vector<double> first, again;
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, nullptr),
+              TCGEMM_SUCCESS);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(dC.download(run == 0 ? &first : &again));
+    if (run > 0) ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double)));
+  }
+}
+
+// An explicit skinny configuration on a product without a small side is a named configuration error, with
+// nothing launched and C untouched.
+TEST(Skinny, RejectsProductsWithoutASmallSide) {
+  TCGEMM_REQUIRE_GPU();
+  DeviceBuffer<double> d{size_t(16 * 16)};
+  ASSERT_TRUE(d.ok());
+  const tcgemm_config cfg = skinny(0);
+  EXPECT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', 16, 16, 16, 1.0, d.get(), 16, d.get(), 16, 0.0, d.get(), 16, nullptr),
+            TCGEMM_ERROR_INVALID_CONFIG);
+  EXPECT_NE(std::string(tcgemm_last_error()).find("family skinny computes products with m <= 8 or n <= 8"),
+            std::string::npos)
+      << tcgemm_last_error();
+  EXPECT_EQ(tcgemm_last_error_argument(), TCGEMM_ARG_CONFIG);
+}
+
+// The plan's configuration is what tcgemm_dgemm runs: tcgemm_dgemm_config with it gives the same bits.
+TEST(Plan, ConfigReproducesTcgemmDgemmBitForBit) {
+  TCGEMM_REQUIRE_GPU();
+  struct Case {
+    char ta, tb;
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{'N', 'N', 64, 64, 20000}, {'T', 'N', 1, 900, 3000}, {'N', 'T', 700, 5, 1000},
+                        {'N', 'N', 300, 200, 100}, {'T', 'T', 1024, 1024, 1024}, {'N', 'N', 40, 40, 9000}};
+  for (const Case& c : cases) {
+    const int64_t a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
+    const int64_t b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;
+    const std::vector<double> hA = random_matrix(a_rows, a_cols, a_rows, 61), hB = random_matrix(b_rows, b_cols, b_rows, 62);
+    DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC1{size_t(c.m * c.n)}, dC2{size_t(c.m * c.n)};
+    ASSERT_TRUE(dA.ok() && dB.ok() && dC1.ok() && dC2.ok());
+    CUDA_OK(dA.upload(hA));
+    CUDA_OK(dB.upload(hB));
+    tcgemm_plan p{};
+    ASSERT_EQ(tcgemm_dgemm_plan(c.ta, c.tb, c.m, c.n, c.k, &p), TCGEMM_SUCCESS) << tcgemm_last_error();
+    EXPECT_GT(std::strlen(p.summary), 20u);
+    EXPECT_GE(p.k_slices, 1);
+    EXPECT_EQ(p.blocks, p.tiles * p.k_slices) << p.summary;
+    ASSERT_EQ(tcgemm_dgemm(c.ta, c.tb, c.m, c.n, c.k, 0.5, dA.get(), a_rows, dB.get(), b_rows, 0.0, dC1.get(), c.m,
+                           nullptr),
+              TCGEMM_SUCCESS)
+        << tcgemm_last_error();
+    ASSERT_EQ(tcgemm_dgemm_config(&p.config, c.ta, c.tb, c.m, c.n, c.k, 0.5, dA.get(), a_rows, dB.get(), b_rows, 0.0,
+                                  dC2.get(), c.m, nullptr),
+              TCGEMM_SUCCESS)
+        << tcgemm_last_error() << " " << p.summary;
+    CUDA_OK(cudaDeviceSynchronize());
+    std::vector<double> h1, h2;
+    CUDA_OK(dC1.download(&h1));
+    CUDA_OK(dC2.download(&h2));
+    EXPECT_EQ(0, std::memcmp(h1.data(), h2.data(), h1.size() * sizeof(double))) << p.summary;
+  }
+}
+
+// On the H100 path the plan takes the memory-bound family for vector-like shapes and splits deep k.
+TEST(Plan, ChoosesSkinnyAndSplitKWhereTheyApply) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  tcgemm_plan p{};
+  ASSERT_EQ(tcgemm_dgemm_plan('N', 'N', 1, 4096, 4096, &p), TCGEMM_SUCCESS);
+  EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SKINNY) << p.summary;
+  ASSERT_EQ(tcgemm_dgemm_plan('N', 'N', 64, 64, 65536, &p), TCGEMM_SUCCESS);
+  EXPECT_EQ(p.config.family, TCGEMM_FAMILY_SM90_MMA) << p.summary;
+  EXPECT_GT(p.k_slices, 16) << p.summary;
+  EXPECT_GT(p.workspace_bytes, 0) << p.summary;
+  ASSERT_EQ(tcgemm_dgemm_plan('N', 'N', 4096, 4096, 4096, &p), TCGEMM_SUCCESS);
+  EXPECT_EQ(p.k_slices, 1) << p.summary;
+  EXPECT_EQ(p.workspace_bytes, 0) << p.summary;
+}
+
+}  // namespace
