@@ -169,6 +169,29 @@ TEST(SplitK, ManyThreadsAndStreams) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+// A large 'T','N' product transposes A into workspace and runs as 'N','N' (sm90_tn_transposes): odd m,
+// odd leading dimensions, misaligned bases, beta, and split-K on top.
+TEST(TnForm, TransposedAThenNN) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  struct Case {
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{37, 1030, 50}, {300, 1100, 257}, {129, 2048, 1000}, {64, 1024, 9000}};
+  uint64_t seed = 24000;
+  for (const Case& c : cases)
+    for (int layout = 0; layout < 3; ++layout) {
+      GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+      s.transa = 'T';
+      s.transb = 'N';
+      s.alpha = -1.5;
+      s.beta = layout == 1 ? 0.5 : 0.0;
+      if (layout == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
+      if (layout == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+      EXPECT_TRUE(run_and_check(s, auto_call()));
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(128, 64, 4))));
+    }
+}
+
 // skinny: m or n from 1 to 8, every form, k from 1 to several chunks, both copy widths, alpha/beta.
 TEST(Skinny, EveryFormSmallSideAndDepth) {
   TCGEMM_REQUIRE_GPU();
@@ -236,7 +259,8 @@ TEST(Plan, ConfigReproducesTcgemmDgemmBitForBit) {
     int64_t m, n, k;
   };
   const Case cases[] = {{'N', 'N', 64, 64, 20000}, {'T', 'N', 1, 900, 3000}, {'N', 'T', 700, 5, 1000},
-                        {'N', 'N', 300, 200, 100}, {'T', 'T', 1024, 1024, 1024}, {'N', 'N', 40, 40, 9000}};
+                        {'N', 'N', 300, 200, 100}, {'T', 'T', 1024, 1024, 1024}, {'N', 'N', 40, 40, 9000},
+                        {'T', 'N', 130, 1500, 300}};
   for (const Case& c : cases) {
     const int64_t a_rows = c.ta == 'N' ? c.m : c.k, a_cols = c.ta == 'N' ? c.k : c.m;
     const int64_t b_rows = c.tb == 'N' ? c.k : c.n, b_cols = c.tb == 'N' ? c.n : c.k;

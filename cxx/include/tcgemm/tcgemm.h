@@ -184,7 +184,8 @@ typedef struct tcgemm_plan {
   int64_t k_slices;        /* k-slices actually run (1: no split); their partial products are added in order */
   int64_t k_per_slice;     /* k depth of each slice (the last may be shorter) */
   int64_t blocks;          /* thread blocks of the main kernel = tiles x k_slices */
-  int64_t workspace_bytes; /* split-K partial products, taken from tcgemm's memory pool */
+  int64_t workspace_bytes; /* split-K partial products (and, for a large 'T','N' product, A transposed so that
+                            * it runs as 'N','N'), taken from tcgemm's memory pool on the call's stream */
   int32_t blocks_per_sm;   /* blocks resident at once on one SM */
   int32_t sm_count;
   double waves;            /* blocks / (sm_count x blocks_per_sm) */

@@ -23,10 +23,16 @@ constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (byte
 constexpr double kL2BytesPerUs = 6.0e6;        // partial products that stay in L2
 constexpr double kL2ResidentBytes = 40.0e6;    // of the 50 MB L2
 constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the skinny kernels streaming
-constexpr double kSm90BandwidthFraction = 0.70;    // the tensor-core kernel's k-tiles stream less well
+// The tensor-core kernel streams its A and B k-tiles at this fraction of kHbmBytesPerUs, and writes C at a
+// fraction that depends on the tile (more, smaller blocks per SM overlap their epilogues better).
+constexpr double kSm90ReadFraction = 0.70;
+constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50};
+static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
+              "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
-constexpr double kSm90StreamingBlocksPerSm = 2.0;
+constexpr double kSm90StreamingBlocksPerSm = 1.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
+constexpr double kTransposeFraction = 0.80;  // a transpose reads and writes at this fraction of HBM speed
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
 constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
@@ -97,17 +103,25 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.workspace_bytes = p.k_slices > 1 ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
   const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
-  const double rate = kSm90RatePerSm[shape_index] * (tn ? kTnFormEfficiency : 1.0);
+  const bool transposes = sm90_tn_transposes(tn ? 'T' : 'N', 'N', m, n, k);
+  const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate);
-  const double operand_bytes = 8.0 * (double(m) * k + double(k) * n + double(m) * n);
+  const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) / (kSm90StreamingBlocksPerSm * dev.sm_count));
-  p.memory_us = operand_bytes / (kHbmBytesPerUs * kSm90BandwidthFraction * streaming);
+  p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction * streaming) +
+                (p.k_slices > 1 ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
   if (p.k_slices > 1)
     reduce_us = kLaunchUs + partial_bytes / (partial_bytes <= 2 * kL2ResidentBytes ? kL2BytesPerUs : kHbmBytesPerUs) +
                 8.0 * m * n / kHbmBytesPerUs;
-  p.predicted_us = (p.compute_us > p.memory_us ? p.compute_us : p.memory_us) + kLaunchUs + reduce_us;
+  double transpose_us = 0.0;
+  if (transposes) {
+    const int64_t a_bytes = (m + (m & 1)) * k * int64_t(sizeof(double));
+    p.workspace_bytes += a_bytes;
+    transpose_us = kLaunchUs + 2.0 * double(a_bytes) / (kHbmBytesPerUs * kTransposeFraction);
+  }
+  p.predicted_us = (p.compute_us > p.memory_us ? p.compute_us : p.memory_us) + kLaunchUs + reduce_us + transpose_us;
   return p;
 }
 
@@ -200,7 +214,10 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       if (clearly_faster || tie_fewer) best = c;
     }
   }
-  describe(best, form_text, m, n, k, "");
+  describe(best, form_text, m, n, k,
+           best.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
+               ? "; A is transposed into workspace first and the product runs as 'N','N'"
+               : "");
   return best;
 }
 

@@ -6,31 +6,50 @@
 namespace tcgemm::detail {
 namespace {
 
-constexpr int kReduceThreads = 256;
-constexpr int kReduceMaxBlocks = 8192;  // grid-stride beyond this
+// Block: kElems consecutive elements x kGroups slice groups. Thread (e, g) adds the slices g, g + kGroups,
+// g + 2 kGroups, ... of element e in that order; then the kGroups partial sums of an element are added in
+// group order. Every element's sum is therefore the same expression on every run (no atomics), and deep
+// slice counts are read by kGroups threads at once instead of one.
+constexpr int kElems = 32;
+constexpr int kGroups = 8;
+constexpr int kReduceThreads = kElems * kGroups;
+constexpr int64_t kReduceMaxBlocks = 65535;  // grid-stride beyond this
 
 __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t m, int64_t n, int64_t slices,
                                                                         const double* __restrict__ W,
                                                                         int64_t slice_step, SplitKOutput out) {
+  __shared__ double partial[kGroups][kElems];
+  const int e = threadIdx.x % kElems, g = threadIdx.x / kElems;
   const int64_t total = m * n;
-  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
-       idx += int64_t(gridDim.x) * blockDim.x) {
-    // Consecutive threads take consecutive rows of W (and of C when it is not transposed): coalesced.
-    const double* w = W + idx;
+  for (int64_t first = int64_t(blockIdx.x) * kElems; first < total; first += int64_t(gridDim.x) * kElems) {
+    const int64_t idx = first + e;
     double sum = 0.0;
-    int64_t s = 0;
-    // Four loads in flight, added strictly in slice order.
-    for (; s + 4 <= slices; s += 4) {
-      const double w0 = __ldcs(w), w1 = __ldcs(w + slice_step), w2 = __ldcs(w + 2 * slice_step),
-                   w3 = __ldcs(w + 3 * slice_step);
-      sum = (((sum + w0) + w1) + w2) + w3;
-      w += 4 * slice_step;
+    if (idx < total) {
+      // Consecutive threads read consecutive elements of one slice: coalesced. Four loads in flight, added
+      // strictly in slice order.
+      const double* w = W + idx + g * slice_step;
+      const int64_t stride = kGroups * slice_step;
+      int64_t s = g;
+      for (; s + 3 * kGroups < slices; s += 4 * kGroups) {
+        const double w0 = __ldcs(w), w1 = __ldcs(w + stride), w2 = __ldcs(w + 2 * stride),
+                     w3 = __ldcs(w + 3 * stride);
+        sum = (((sum + w0) + w1) + w2) + w3;
+        w += 4 * stride;
+      }
+      for (; s < slices; s += kGroups, w += stride) sum += __ldcs(w);
     }
-    for (; s < slices; ++s, w += slice_step) sum += __ldcs(w);
-    const int64_t col = idx / m, row = idx - col * m;
-    double* c = out.C + row * out.row_stride + col * out.col_stride;
-    // beta == 0 must not read C: BLAS callers may pass uninitialised (even NaN) C.
-    *c = out.beta == 0.0 ? out.alpha * sum : fma(out.beta, *c, out.alpha * sum);
+    partial[g][e] = sum;
+    __syncthreads();
+    if (g == 0 && idx < total) {
+      double t = partial[0][e];
+#pragma unroll
+      for (int h = 1; h < kGroups; ++h) t += partial[h][e];
+      const int64_t col = idx / m, row = idx - col * m;
+      double* c = out.C + row * out.row_stride + col * out.col_stride;
+      // beta == 0 must not read C: BLAS callers may pass uninitialised (even NaN) C.
+      *c = out.beta == 0.0 ? out.alpha * t : fma(out.beta, *c, out.alpha * t);
+    }
+    __syncthreads();
   }
 }
 
@@ -39,7 +58,7 @@ __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t 
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
                                     const SplitKOutput& out, cudaStream_t stream) {
   const int64_t total = m * n;
-  const int64_t wanted = (total + kReduceThreads - 1) / kReduceThreads;
+  const int64_t wanted = (total + kElems - 1) / kElems;
   const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
   split_k_reduce_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
   TCGEMM_CHECK_LAUNCH("split_k_reduce_kernel");

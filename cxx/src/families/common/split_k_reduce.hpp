@@ -1,8 +1,9 @@
 // The second half of a split-K product (families/common/split_k_reduce.cu): C <- alpha sum_s W_s + beta C,
 // where W_s (s = 0 .. slices - 1) are the partial products of the k-slices, each m x n column-major with
-// leading dimension m, stored slice after slice (slice_step elements apart). The slices are added in the
-// order s = 0, 1, ... for every element, so the result is the same bit for bit on every run, whatever the
-// order in which the blocks of the first half ran (no atomics).
+// leading dimension m, stored slice after slice (slice_step elements apart). Every element's sum is one fixed
+// expression (eight interleaved slice groups, each added in slice order, then the groups in order), so the
+// result is the same bit for bit on every run, whatever the order in which the blocks of the first half ran
+// (no atomics).
 #pragma once
 
 #include <cstdint>

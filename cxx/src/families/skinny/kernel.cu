@@ -1,7 +1,8 @@
 // Family skinny (rules.hpp): C' = alpha S G + beta C' for S with at most 8 rows, on the FP64 CUDA cores,
 // streaming the large operand G once. Two kernels, by which way G is contiguous:
-//   k-contiguous G: one warp per column of G, its lanes sweeping the column's k values with 16-byte loads
-//     (coalesced), each lane keeping one partial sum per row of S, then a butterfly of shuffles;
+//   k-contiguous G: a warp per column of G (two or four columns at a time), its lanes sweeping the column's
+//     k values with 16-byte loads (coalesced), each lane keeping one partial sum per row of S, then a warp
+//     reduce-scatter of the rows;
 //   cols-contiguous G: a lane per two columns of a 64-column block, the block's 8 warps taking the k rows
 //     round robin (a warp loads 512 contiguous bytes of a row of G per step; S(:, k) is a broadcast read
 //     from shared memory), then a fixed-order sum over the warps in shared memory.
@@ -66,8 +67,30 @@ __device__ __forceinline__ void store_out(const SkinnyParams& p, int i, int64_t 
   *c = p.beta == 0.0 ? p.alpha * sum : fma(p.beta, *c, p.alpha * sum);
 }
 
+// Warp reduce-scatter of kN per-lane partial sums: at each level the lanes of one half keep the low rows and
+// the other half the high rows, each adding its partner's copy (one shuffle per kept row), then the last row
+// is summed over the remaining lanes. 9 shuffles for 8 rows instead of 40 for a butterfly per row. Every
+// total is the same expression on every run. On return acc[0] is the total of row `row`.
+template <int kN>
+__device__ __forceinline__ void reduce_scatter(double* acc, int lane, int offset, int& row) {
+  if constexpr (kN > 1) {
+    constexpr int kHalf = kN / 2;
+    const bool upper = (lane & offset) != 0;
+#pragma unroll
+    for (int i = 0; i < kHalf; ++i) {
+      const double send = upper ? acc[i] : acc[i + kHalf];
+      const double keep = upper ? acc[i + kHalf] : acc[i];
+      acc[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    }
+    if (upper) row += kHalf;
+    reduce_scatter<kHalf>(acc, lane, offset / 2, row);
+  } else {
+    for (; offset > 0; offset /= 2) acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], offset);
+  }
+}
+
 template <int kRows, bool kVec>
-__global__ void __launch_bounds__(kSkinnyThreads) skinny_k_contiguous_kernel(const SkinnyParams p) {
+__global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(const SkinnyParams p) {
   __shared__ __align__(16) double s_sm[kRows * kSRowPitch];
   const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
   const int len = int((p.k - k0) < p.chunk_k ? (p.k - k0) : p.chunk_k);
@@ -75,50 +98,66 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_k_contiguous_kernel(con
   __syncthreads();
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const int64_t col0 = int64_t(blockIdx.x) * kSkinnyColsPerBlock + warp * kColsPerWarp;
-  for (int c = 0; c < kColsPerWarp; ++c) {
-    const int64_t j = col0 + c;
-    if (j >= p.cols) break;
-    const double* g = p.G + j * p.g_col + k0;
-    double acc[kRows];
+  // kPass columns at a time, all of their loads issued before any arithmetic (kPass x kSweeps loads in flight
+  // per lane); each S value read from shared memory serves the kPass columns.
+  constexpr int kPass = (kRows >= 8 && !kVec) ? 1 : 2;  // within 128 registers (two blocks per SM)
+  constexpr int kPerLoad = kVec ? 2 : 1;
+  constexpr int kSweeps = kSkinnyMaxChunkK / (kPerLoad * kWarp);
+  static_assert(kColsPerWarp % kPass == 0, "a warp's columns split into whole passes");
+  for (int c = 0; c < kColsPerWarp; c += kPass) {
+    if (col0 + c >= p.cols) break;
+    double v[kPass][kSweeps][kPerLoad];
 #pragma unroll
-    for (int i = 0; i < kRows; ++i) acc[i] = 0.0;
-    if constexpr (kVec) {
+    for (int q = 0; q < kPass; ++q) {
+      const bool valid = col0 + c + q < p.cols;
+      const double* g = p.G + (col0 + c + q) * p.g_col + k0;
 #pragma unroll
-      for (int t = 0; t < kSkinnyMaxChunkK / (2 * kWarp); ++t) {
-        const int kk = 2 * (t * kWarp + lane);
-        if (kk >= len) break;
-        double2 v;
-        if (kk + 1 < len) {
-          v = __ldcs(reinterpret_cast<const double2*>(g + kk));
-        } else {
-          v.x = __ldcs(g + kk);
-          v.y = 0.0;
+      for (int t = 0; t < kSweeps; ++t) {
+        const int kk = kPerLoad * (t * kWarp + lane);
+#pragma unroll
+        for (int h = 0; h < kPerLoad; ++h) v[q][t][h] = 0.0;
+        if (!valid || kk >= len) continue;
+        if constexpr (kVec) {
+          if (kk + 1 < len) {
+            const double2 x = __ldcs(reinterpret_cast<const double2*>(g + kk));
+            v[q][t][0] = x.x;
+            v[q][t][kPerLoad - 1] = x.y;
+            continue;
+          }
         }
-#pragma unroll
-        for (int i = 0; i < kRows; ++i) {
-          const double2 s = *reinterpret_cast<const double2*>(s_sm + i * kSRowPitch + kk);
-          acc[i] = fma(s.x, v.x, acc[i]);
-          acc[i] = fma(s.y, v.y, acc[i]);
-        }
-      }
-    } else {
-#pragma unroll 8
-      for (int kk = lane; kk < len; kk += kWarp) {
-        const double v = __ldcs(g + kk);
-#pragma unroll
-        for (int i = 0; i < kRows; ++i) acc[i] = fma(s_sm[i * kSRowPitch + kk], v, acc[i]);
+        v[q][t][0] = __ldcs(g + kk);
       }
     }
-    // Butterfly: every lane ends with the column's sums, always added in the same order.
+    double acc[kPass][kRows];
 #pragma unroll
-    for (int off = kWarp / 2; off > 0; off /= 2)
+    for (int q = 0; q < kPass; ++q)
 #pragma unroll
-      for (int i = 0; i < kRows; ++i) acc[i] += __shfl_xor_sync(0xffffffffu, acc[i], off);
-    double mine = 0.0;
+      for (int i = 0; i < kRows; ++i) acc[q][i] = 0.0;
 #pragma unroll
-    for (int i = 0; i < kRows; ++i)
-      if (lane == i) mine = acc[i];
-    if (lane < p.rows) store_out<kRows>(p, lane, j, mine);
+    for (int t = 0; t < kSweeps; ++t) {
+      const int kk = kPerLoad * (t * kWarp + lane);
+      if (kk >= len) break;
+#pragma unroll
+      for (int i = 0; i < kRows; ++i) {
+        if constexpr (kVec) {
+          const double2 sv = *reinterpret_cast<const double2*>(s_sm + i * kSRowPitch + kk);
+#pragma unroll
+          for (int q = 0; q < kPass; ++q)
+            acc[q][i] = fma(sv.y, v[q][t][kPerLoad - 1], fma(sv.x, v[q][t][0], acc[q][i]));
+        } else {
+          const double sv = s_sm[i * kSRowPitch + kk];
+#pragma unroll
+          for (int q = 0; q < kPass; ++q) acc[q][i] = fma(sv, v[q][t][0], acc[q][i]);
+        }
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < kPass; ++q) {
+      int row = 0;
+      reduce_scatter<kRows>(acc[q], lane, kWarp / 2, row);
+      const int64_t j = col0 + c + q;
+      if (lane % (kWarp / kRows) == 0 && row < p.rows && j < p.cols) store_out<kRows>(p, row, j, acc[q][0]);
+    }
   }
 }
 

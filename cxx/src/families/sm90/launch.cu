@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
+#include "families/common/transpose.hpp"
 #include "families/sm90/plan.cuh"
 #include "families/sm90/rules.hpp"
 
@@ -65,9 +66,22 @@ struct ShapeFamily {
 };
 
 template <int kShape>
-tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg, const DeviceContext& ctx,
                            cudaStream_t stream) {
   using Fam = typename ShapeFamily<kShape>::Fam;
+  // 'T','N' on a large product: transpose A into workspace and run 'N','N' (rules.hpp, sm90_tn_transposes).
+  // The leading dimension is kept even so that the copies stay 16 bytes wide.
+  GemmProblem p = problem;
+  StreamScratch transposed_a;
+  if (sm90_tn_transposes(p.transa, p.transb, p.m, p.n, p.k)) {
+    const int64_t ld = p.m + (p.m & 1);
+    void* at = nullptr;
+    TCGEMM_TRY(transposed_a.allocate(ctx, size_t(ld) * size_t(p.k) * sizeof(double), stream, &at));
+    TCGEMM_TRY(launch_transpose(p.k, p.m, p.A, p.lda, static_cast<double*>(at), ld, stream));
+    p.transa = 'N';
+    p.A = static_cast<const double*>(at);
+    p.lda = ld;
+  }
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   const sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
                                           p.C, p.ldc, s.tile_m, s.tile_n, cfg.stages);

@@ -67,6 +67,18 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
   return Sm90Split{k / k_slice + (k % k_slice != 0), k_slice};
 }
 
+// The 'T','N' form (both operands k-contiguous) runs at ~0.8 of 'N','N' (the A fragments need register moves,
+// docs/tuning.md). When the product is large enough that a transpose of A costs a few percent of it
+// (n >= kSm90TnTransposeMinN) and the copy of A is at most kSm90TnTransposeMaxBytes, A is transposed into
+// workspace first and the product runs as 'N','N'. A pure function of the shape, so that tcgemm_dgemm and
+// tcgemm_dgemm_config with the plan's configuration compute the same bits.
+constexpr int64_t kSm90TnTransposeMinN = 1024;
+constexpr int64_t kSm90TnTransposeMaxBytes = int64_t(1) << 30;
+constexpr bool sm90_tn_transposes(char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  return transa == 'T' && transb == 'N' && n >= kSm90TnTransposeMinN && m > 0 && k > 0 &&
+         (m + 1) <= kSm90TnTransposeMaxBytes / 8 / k;
+}
+
 // ---- rules (rules.cpp) ----
 tcgemm_status validate_sm90_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
 int64_t sm90_config_smem_bytes(const tcgemm_config& resolved);
