@@ -169,6 +169,31 @@ TEST(SplitK, ManyThreadsAndStreams) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+// Tiles that cross the m or n edge are moved back inside the matrix (by an even amount) and must not write
+// the rows and columns of their neighbours: sizes just past tile multiples, beta != 0 (a second write of an
+// element would apply beta twice), every form and tile, odd leading dimensions and misaligned bases.
+TEST(EdgeTiles, MovedInsideWriteOnlyTheirOwnPart) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  struct Case {
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{129, 65, 100}, {200, 130, 40}, {257, 193, 300}, {131, 64, 17}, {64, 127, 64}};
+  const int tiles[][2] = {{128, 64}, {64, 64}, {128, 128}};
+  uint64_t seed = 25000;
+  for (const auto& t : tiles)
+    for (const Case& c : cases)
+      for (const char* f : kForms) {
+        GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+        s.transa = f[0];
+        s.transb = f[1];
+        s.beta = 0.75;
+        if (seed % 3 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
+        if (seed % 3 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(t[0], t[1], seed % 2 ? 0 : 3))))
+            << t[0] << "x" << t[1];
+      }
+}
+
 // A large 'T','N' product transposes A into workspace and runs as 'N','N' (sm90_tn_transposes): odd m,
 // odd leading dimensions, misaligned bases, beta, and split-K on top.
 TEST(TnForm, TransposedAThenNN) {

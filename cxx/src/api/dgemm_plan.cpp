@@ -20,8 +20,6 @@ static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCo
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
 constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction of 'N','N' (register moves)
 constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (bytes per microsecond)
-constexpr double kL2BytesPerUs = 6.0e6;        // partial products that stay in L2
-constexpr double kL2ResidentBytes = 40.0e6;    // of the 50 MB L2
 constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the skinny kernels streaming
 // The tensor-core kernel streams its A and B k-tiles at this fraction of kHbmBytesPerUs, and writes C at a
 // fraction that depends on the tile (more, smaller blocks per SM overlap their epilogues better).
@@ -30,7 +28,10 @@ constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
-constexpr double kSm90StreamingBlocksPerSm = 1.0;
+constexpr double kSm90StreamingBlocksPerSm = 2.0;
+// Split-K's fixed cost beyond its traffic: the workspace from the pool and the reduction's launch (measured:
+// 512^3 in two slices is ~6 us slower than in one).
+constexpr double kSplitFixedUs = 6.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
 constexpr double kTransposeFraction = 0.80;  // a transpose reads and writes at this fraction of HBM speed
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
@@ -113,8 +114,7 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
                 (p.k_slices > 1 ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
   if (p.k_slices > 1)
-    reduce_us = kLaunchUs + partial_bytes / (partial_bytes <= 2 * kL2ResidentBytes ? kL2BytesPerUs : kHbmBytesPerUs) +
-                8.0 * m * n / kHbmBytesPerUs;
+    reduce_us = kSplitFixedUs + partial_bytes / kHbmBytesPerUs + 8.0 * m * n / kHbmBytesPerUs;
   double transpose_us = 0.0;
   if (transposes) {
     const int64_t a_bytes = (m + (m & 1)) * k * int64_t(sizeof(double));
@@ -143,7 +143,7 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
   p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
   double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
-  if (p.k_slices > 1) t += kLaunchUs + 2.0 * p.workspace_bytes / kL2BytesPerUs;
+  if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
   p.predicted_us = t + kLaunchUs;
   return p;
 }

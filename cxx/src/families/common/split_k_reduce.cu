@@ -53,14 +53,37 @@ __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t 
   }
 }
 
+// Few slices (< kGroups): one thread per element adds them in slice order; consecutive threads take
+// consecutive elements (coalesced), and no thread idles as it would in the grouped kernel.
+__global__ void __launch_bounds__(kReduceThreads) split_k_reduce_few_kernel(int64_t m, int64_t n, int64_t slices,
+                                                                            const double* __restrict__ W,
+                                                                            int64_t slice_step, SplitKOutput out) {
+  const int64_t total = m * n;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    double t = 0.0;
+    for (int64_t s = 0; s < slices; ++s) t += __ldcs(W + idx + s * slice_step);
+    const int64_t col = idx / m, row = idx - col * m;
+    double* c = out.C + row * out.row_stride + col * out.col_stride;
+    *c = out.beta == 0.0 ? out.alpha * t : fma(out.beta, *c, out.alpha * t);
+  }
+}
+
 }  // namespace
 
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
                                     const SplitKOutput& out, cudaStream_t stream) {
   const int64_t total = m * n;
-  const int64_t wanted = (total + kElems - 1) / kElems;
-  const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
-  split_k_reduce_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
+  // The kernel is a function of the slice count only, so a given call always sums in the same order.
+  if (slices < kGroups) {
+    const int64_t wanted = (total + kReduceThreads - 1) / kReduceThreads;
+    const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+    split_k_reduce_few_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
+  } else {
+    const int64_t wanted = (total + kElems - 1) / kElems;
+    const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+    split_k_reduce_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
+  }
   TCGEMM_CHECK_LAUNCH("split_k_reduce_kernel");
   return TCGEMM_SUCCESS;
 }

@@ -50,14 +50,17 @@ constexpr int64_t skinny_blocks_per_chunk(const SkinnyShape& s) {
   return (s.cols + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock;
 }
 // k depth of each chunk: `requested` chunks (0: automatic, enough blocks for kSkinnyTargetBlocksPerSm per
-// SM), rounded to kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is
-// ceil(k / chunk_k), at least ceil(k / kSkinnyMaxChunkK).
+// SM, or one chunk when k fits it and the columns alone give half the SMs a block), rounded to
+// kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is ceil(k / chunk_k), at least
+// ceil(k / kSkinnyMaxChunkK).
 constexpr int64_t skinny_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
   int64_t chunks = requested;
   if (chunks <= 0) {
     const int64_t per_chunk = skinny_blocks_per_chunk(s);
     const int64_t want = int64_t(sm_count) * kSkinnyTargetBlocksPerSm;
     chunks = (want + per_chunk - 1) / per_chunk;
+    // A k that fits one chunk is not split once half the SMs have a block: the reduction would cost more.
+    if (s.k <= kSkinnyMaxChunkK && 2 * per_chunk >= sm_count) chunks = 1;
   }
   if (chunks < 1) chunks = 1;
   int64_t ck = (s.k + chunks - 1) / chunks;

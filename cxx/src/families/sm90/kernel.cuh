@@ -103,16 +103,25 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     tile_row = first_tm + in_group % group_rows;
     tile_col = in_group / group_rows;
   }
-  const int64_t m0 = tile_row * T::kTileM;
-  const int64_t n0 = tile_col * T::kTileN;
-  // The tile origin is parked in shared memory and read back after the first main loop: kept in registers
-  // across it, it was spilled (the first loop holds 224 of 255 registers in accumulators and fragments).
-  __shared__ int64_t tile_origin[2];
+  // A tile that crosses the m (n) edge is moved back inside m x n when the matrix is at least a tile tall
+  // (wide), by an even number of rows (16-byte copies stay aligned): it then loads whole rows and columns
+  // and runs the edge-free copies like an interior tile. Its rows (columns) below the original origin
+  // belong to the neighbouring tile; the epilogue does not write them ("write floor").
+  const int64_t m_floor = tile_row * T::kTileM;
+  const int64_t n_floor = tile_col * T::kTileN;
+  const int64_t m0 = (m_floor + T::kTileM > p.m && p.m >= T::kTileM) ? ((p.m - T::kTileM) & ~int64_t(1)) : m_floor;
+  const int64_t n0 = (n_floor + T::kTileN > p.n && p.n >= T::kTileN) ? ((p.n - T::kTileN) & ~int64_t(1)) : n_floor;
+  // The tile origin and write floor are parked in shared memory and read back after the first main loop:
+  // kept in registers across it, they were spilled (the first loop holds 224 of 255 registers in
+  // accumulators and fragments).
+  __shared__ int64_t tile_origin[4];
   static_assert(sizeof(tile_origin) == kSm90StaticSmemBytes,
                 "rules.hpp counts this static shared memory in sm90_smem_bytes()");
   if (tid == 0) {
     tile_origin[0] = m0;
     tile_origin[1] = n0;
+    tile_origin[2] = m_floor;
+    tile_origin[3] = n_floor;
   }
 
   // int: k tiles of a matrix that fits in device memory stay far below 2^31.
@@ -333,6 +342,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int64_t row0 = tile_m0 + ((tid_reread >> 5) % T::kWarpsM) * T::kWarpM + kRowsPerLane * g;
   const int64_t col0 = tile_n0 + ((tid_reread >> 5) / T::kWarpsM) * T::kWarpN + 2 * kNTiles * t;
   const bool read_c = p.beta != 0.0;
+  const int64_t floor_m = tile_origin[2], floor_n = tile_origin[3];  // write floors (see the tile origin)
   // A split-K slice writes its partial product into its own slice of the workspace (p.C is then the
   // workspace, alpha 1 and beta 0); the reduction kernel sums the slices in a fixed order.
   double* const C = p.C + slice_index_reread() * p.c_slice_step;
@@ -344,11 +354,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 #pragma unroll
       for (int j = 0; j < kNTiles; ++j) {
         const int64_t col = col0 + kNTiles * e + j;
-        if (col >= p.n) continue;
+        if (col >= p.n || col < floor_n) continue;
         double* c = C + col * p.ldc + row0;
         if (vec_c) {
 #pragma unroll
           for (int i = 0; i < kMTiles; ++i) {
+            if (row0 + 2 * i < floor_m) continue;  // row0 and floor_m even: the pair is on one side
             double2 v;
             v.x = p.alpha * acc[i][j][e];
             v.y = p.alpha * acc[i][j][2 + e];
@@ -364,7 +375,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           for (int i = 0; i < kMTiles; ++i)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-              if (row0 + 2 * i + h >= p.m) continue;
+              if (row0 + 2 * i + h >= p.m || row0 + 2 * i + h < floor_m) continue;
               double v = p.alpha * acc[i][j][2 * h + e];
               if (read_c) v = fma(p.beta, c[2 * i + h], v);
               c[2 * i + h] = v;
@@ -380,13 +391,14 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int64_t row = row0 + 2 * i + h;
-        if (row >= p.m) continue;
+        if (row >= p.m || row < floor_m) continue;
         double* c = C + row * p.ldc + col0;
         if (vec_c) {
 #pragma unroll
           for (int e = 0; e < 2; ++e)
 #pragma unroll
             for (int j = 0; j < kNTiles; j += 2) {
+              if (col0 + kNTiles * e + j < floor_n) continue;  // even column pairs: one side of the floor
               double2 v;
               v.x = p.alpha * acc[i][j][2 * h + e];
               v.y = p.alpha * acc[i][j + 1][2 * h + e];
@@ -402,7 +414,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           for (int e = 0; e < 2; ++e)
 #pragma unroll
             for (int j = 0; j < kNTiles; ++j) {
-              if (col0 + kNTiles * e + j >= p.n) continue;
+              if (col0 + kNTiles * e + j >= p.n || col0 + kNTiles * e + j < floor_n) continue;
               double v = p.alpha * acc[i][j][2 * h + e];
               if (read_c) v = fma(p.beta, c[kNTiles * e + j], v);
               c[kNTiles * e + j] = v;

@@ -42,8 +42,9 @@ constexpr int find_sm90_shape(int tile_m, int tile_n, int tile_k) {
 }
 
 // Shared memory of one block, in bytes: `stages` k-tiles of A (tile_m x tile_k) and B (tile_k x tile_n)
-// in dynamic shared memory, plus the block's tile origin (two int64) parked in static shared memory.
-constexpr int64_t kSm90StaticSmemBytes = 2 * int64_t(sizeof(int64_t));
+// in dynamic shared memory, plus the block's tile origin and write floor (four int64) parked in static
+// shared memory.
+constexpr int64_t kSm90StaticSmemBytes = 4 * int64_t(sizeof(int64_t));
 constexpr int64_t sm90_dynamic_smem_bytes(int tile_m, int tile_n, int tile_k, int stages) {
   return int64_t(sizeof(double)) * stages * (int64_t(tile_m) * tile_k + int64_t(tile_k) * tile_n);
 }
