@@ -103,14 +103,17 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     tile_row = first_tm + in_group % group_rows;
     tile_col = in_group / group_rows;
   }
-  // A tile that crosses the m (n) edge is moved back inside m x n when the matrix is at least a tile tall
-  // (wide), by an even number of rows (16-byte copies stay aligned): it then loads whole rows and columns
-  // and runs the edge-free copies like an interior tile. Its rows (columns) below the original origin
-  // belong to the neighbouring tile; the epilogue does not write them ("write floor").
+  // A tile that crosses the m (n) edge is moved back to end exactly at the edge when the matrix is at least
+  // a tile tall (wide) and the move is even (16-byte copies stay aligned, so m (n) must be even): it then
+  // loads whole rows and columns and runs the edge-free copies like an interior tile. Its rows (columns)
+  // below the original origin belong to the neighbouring tile; the epilogue does not write them ("write
+  // floor"). Odd m (n) keep the edge-handling path.
   const int64_t m_floor = tile_row * T::kTileM;
   const int64_t n_floor = tile_col * T::kTileN;
-  const int64_t m0 = (m_floor + T::kTileM > p.m && p.m >= T::kTileM) ? ((p.m - T::kTileM) & ~int64_t(1)) : m_floor;
-  const int64_t n0 = (n_floor + T::kTileN > p.n && p.n >= T::kTileN) ? ((p.n - T::kTileN) & ~int64_t(1)) : n_floor;
+  const bool move_m = m_floor + T::kTileM > p.m && p.m >= T::kTileM && (p.m & 1) == 0;
+  const bool move_n = n_floor + T::kTileN > p.n && p.n >= T::kTileN && (p.n & 1) == 0;
+  const int64_t m0 = move_m ? p.m - T::kTileM : m_floor;
+  const int64_t n0 = move_n ? p.n - T::kTileN : n_floor;
   // The tile origin and write floor are parked in shared memory and read back after the first main loop:
   // kept in registers across it, they were spilled (the first loop holds 224 of 255 registers in
   // accumulators and fragments).
