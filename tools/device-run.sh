@@ -12,6 +12,7 @@
 #   bench       tcgemm-bench: all families vs cuBLAS at the issue sizes, plus non-square shapes
 #   sweep       tcgemm-bench sweep: the article's Table 2 and Table 3 grids, with ncu bank-conflict counters
 #   suite       tcgemm-bench --suite bench/suites/dgemm-shapes.txt: tcgemm_dgemm vs cuBLAS at every shape
+#   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
 set -uo pipefail
 build=${1:?build dir}
 shift
@@ -55,7 +56,7 @@ for step in "$@"; do
           [ "$(basename "$exe")" = test_large_gpu ] && continue
           case "$tool:$(basename "$exe")" in
             memcheck:*) ;;
-            *:test_dmma_shared_gpu|*:test_sm90_gpu|*:test_dgemm_gpu|*:test_dmma_basic_gpu|*:test_robustness_gpu) ;;
+            *:test_dmma_shared_gpu|*:test_sm90_gpu|*:test_dgemm_gpu|*:test_dmma_basic_gpu|*:test_robustness_gpu|*:test_shapes_gpu) ;;
             *) continue ;;
           esac
           jobs+=("$tool:$exe")
@@ -119,14 +120,14 @@ for step in "$@"; do
         note "-- $t: exit $?"
       done
       ;;
-    suite)
+    suite | suite-untuned)
       # Run from the repository root (like the sweep step's tools/ path), so the suite file is found.
-      "$build/bench/tcgemm-bench" --suite bench/suites/dgemm-shapes.txt --csv "$out/suite.csv" \
-        >"$out/suite.log" 2>&1
-      note "-- suite: exit $?"
+      if [ "$step" = suite ]; then file=bench/suites/dgemm-shapes.txt; else file=bench/suites/dgemm-shapes-untuned.txt; fi
+      "$build/bench/tcgemm-bench" --suite "$file" --csv "$out/$step.csv" >"$out/$step.log" 2>&1
+      note "-- $step ($file): exit $?"
       # Failed or skipped rows, then the summary.
-      grep -E 'FAIL|SKIP|ERROR' "$out/suite.log" | head -20 | tee -a "$summary" >/dev/null
-      sed -n '/^summary:/,$p' "$out/suite.log" | tee -a "$summary" >/dev/null
+      grep -E 'FAIL|SKIP|ERROR' "$out/$step.log" | head -20 | tee -a "$summary" >/dev/null
+      sed -n '/^summary:/,$p' "$out/$step.log" | tee -a "$summary" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac

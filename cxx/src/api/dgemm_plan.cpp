@@ -40,9 +40,31 @@ constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within thi
 constexpr int64_t kMinTilesPerSlice = 4;       // a slice is at least this many k-tiles deep
 constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
 
-struct Candidate {
-  tcgemm_plan plan;
+// A candidate: tcgemm_plan without its summary (the model evaluates ~100 of them per call; the summary is
+// formatted once, for the chosen one, and only when asked for).
+struct Core {
+  tcgemm_config config;
+  int64_t tiles, k_slices, k_per_slice, blocks, workspace_bytes;
+  int32_t blocks_per_sm, sm_count;
+  double waves, compute_us, memory_us, predicted_us;
 };
+
+tcgemm_plan to_plan(const Core& c) {
+  tcgemm_plan p{};
+  p.config = c.config;
+  p.tiles = c.tiles;
+  p.k_slices = c.k_slices;
+  p.k_per_slice = c.k_per_slice;
+  p.blocks = c.blocks;
+  p.workspace_bytes = c.workspace_bytes;
+  p.blocks_per_sm = c.blocks_per_sm;
+  p.sm_count = c.sm_count;
+  p.waves = c.waves;
+  p.compute_us = c.compute_us;
+  p.memory_us = c.memory_us;
+  p.predicted_us = c.predicted_us;
+  return p;
+}
 
 double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
 
@@ -77,10 +99,10 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
                 p.sm_count, p.waves, p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
 }
 
-tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m,
-                           int64_t n, int64_t k) {
+Core sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m, int64_t n,
+                    int64_t k) {
   const Sm90Shape& s = kSm90Shapes[shape_index];
-  tcgemm_plan p{};
+  Core p{};
   p.config.family = TCGEMM_FAMILY_SM90_MMA;
   p.config.tile_m = s.tile_m;
   p.config.tile_n = s.tile_n;
@@ -125,9 +147,9 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   return p;
 }
 
-tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+Core skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
   const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
-  tcgemm_plan p{};
+  Core p{};
   p.config.family = TCGEMM_FAMILY_SKINNY;
   const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
@@ -150,18 +172,20 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
 
 }  // namespace
 
-tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                       bool with_summary) {
   const char form_text[3] = {transa, transb, 0};
-  tcgemm_plan best{};
   if (m == 0 || n == 0 || k == 0) {
-    best.config = default_config_for(dev.sm90_code ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
-    best.sm_count = dev.sm_count;
-    std::snprintf(best.summary, sizeof best.summary,
+    tcgemm_plan none{};
+    none.config = default_config_for(dev.sm90_code ? TCGEMM_FAMILY_SM90_MMA : TCGEMM_FAMILY_SHARED_AB);
+    none.sm_count = dev.sm_count;
+    std::snprintf(none.summary, sizeof none.summary,
                   "%lldx%lldx%lld %s: no product (m, n or k is 0): quick return, or C <- beta C",
                   static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text);
-    return best;
+    return none;
   }
   const bool skinny = skinny_applies(m, n, k);
+  Core best{};
   if (!dev.sm90_code) {
     // cc 8.x (or a build without sm_90 code): the article's shared_ab family, or skinny.
     if (skinny) {
@@ -180,45 +204,64 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       best.memory_us = 8.0 * (double(m) * k + double(k) * n + double(m) * n) / kHbmBytesPerUs;
       best.predicted_us = (best.compute_us > best.memory_us ? best.compute_us : best.memory_us) + kLaunchUs;
     }
-    describe(best, form_text, m, n, k, "");
-    return best;
-  }
-
-  const bool tn = transa == 'T' && transb == 'N';
-  bool have = false;
-  if (skinny) {
-    best = skinny_candidate(dev, transa, transb, m, n, k);
-    have = true;
-  }
-  for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
-    const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
-    int64_t max_slices = k_tiles / kMinTilesPerSlice;
-    if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
-    int64_t last_slices = 0;
-    // Slice counts 1, 2, 3, ... growing by ~12%: enough resolution for wave quantization.
-    for (int64_t want = 1; want <= (max_slices > 1 ? max_slices : 1);
-         want = want < 8 ? want + 1 : want + (want + 7) / 8) {
-      const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
-      if (split.slices == last_slices) continue;
-      last_slices = split.slices;
-      const tcgemm_plan c = sm90_candidate(dev, shape, want, tn, m, n, k);
-      if (!have) {
-        best = c;
-        have = true;
-        continue;
+  } else {
+    const bool tn = transa == 'T' && transb == 'N';
+    bool have = false;
+    if (skinny) {
+      best = skinny_candidate(dev, transa, transb, m, n, k);
+      have = true;
+    }
+    for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
+      const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
+      int64_t max_slices = k_tiles / kMinTilesPerSlice;
+      if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
+      int64_t last_slices = 0;
+      // Slice counts 1, 2, 3, ... growing by ~12%: enough resolution for wave quantization.
+      for (int64_t want = 1; want <= (max_slices > 1 ? max_slices : 1);
+           want = want < 8 ? want + 1 : want + (want + 7) / 8) {
+        const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
+        if (split.slices == last_slices) continue;
+        last_slices = split.slices;
+        const Core c = sm90_candidate(dev, shape, want, tn, m, n, k);
+        if (!have) {
+          best = c;
+          have = true;
+          continue;
+        }
+        // Better by more than the tie margin, or within it with fewer slices (less workspace, one launch).
+        const bool clearly_faster = c.predicted_us < best.predicted_us * (1.0 - kPlanTieFraction);
+        const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) &&
+                               c.k_slices < best.k_slices && best.config.family == TCGEMM_FAMILY_SM90_MMA;
+        if (clearly_faster || tie_fewer) best = c;
       }
-      // Better by more than the tie margin, or within it with fewer slices (less workspace, one launch).
-      const bool clearly_faster = c.predicted_us < best.predicted_us * (1.0 - kPlanTieFraction);
-      const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) &&
-                             c.k_slices < best.k_slices && best.config.family == TCGEMM_FAMILY_SM90_MMA;
-      if (clearly_faster || tie_fewer) best = c;
     }
   }
-  describe(best, form_text, m, n, k,
-           best.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
-               ? "; A is transposed into workspace first and the product runs as 'N','N'"
-               : "");
-  return best;
+  tcgemm_plan plan = to_plan(best);
+  if (with_summary)
+    describe(plan, form_text, m, n, k,
+             plan.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
+                 ? "; A is transposed into workspace first and the product runs as 'N','N'"
+                 : "");
+  return plan;
+}
+
+tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  // One entry per thread: a loop of calls with one shape (the common case) evaluates the model once.
+  struct Entry {
+    bool valid = false;
+    PlanDevice dev;
+    char transa = 0, transb = 0;
+    int64_t m = 0, n = 0, k = 0;
+    tcgemm_config config{};
+  };
+  thread_local Entry last;
+  if (last.valid && last.dev.cc_major == dev.cc_major && last.dev.sm_count == dev.sm_count &&
+      last.dev.sm90_code == dev.sm90_code && last.transa == transa && last.transb == transb && last.m == m &&
+      last.n == n && last.k == k)
+    return last.config;
+  const tcgemm_config config = plan_dgemm(dev, transa, transb, m, n, k, false).config;
+  last = Entry{true, dev, transa, transb, m, n, k, config};
+  return config;
 }
 
 }  // namespace tcgemm::detail

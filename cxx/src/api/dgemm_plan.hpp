@@ -24,7 +24,12 @@ struct PlanDevice {
   bool sm90_code = false;  // the build carries sm_90 code that runs on this device
 };
 
-// tcgemm_plan (public struct) for one problem; transa/transb are 'N' or 'T' (normalised).
-tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k);
+// tcgemm_plan (public struct) for one problem; transa/transb are 'N' or 'T' (normalised). The summary line
+// is formatted only when asked for.
+tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                       bool with_summary = true);
+// The plan's configuration, remembered per thread for the last shape asked (tcgemm_dgemm's hot path: the
+// model costs 1-5 us on the host, a lot for a small product called in a loop).
+tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k);
 
 }  // namespace tcgemm::detail

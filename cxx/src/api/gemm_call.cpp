@@ -59,9 +59,13 @@ tcgemm_status run_gemm(const GemmProblem& raw, const tcgemm_config& raw_config, 
 tcgemm_status run_on_device(const GemmProblem& p, tcgemm_config cfg, const DeviceContext& ctx, ArgNaming naming,
                             const ArgPositions& pos, cudaStream_t stream) {
   if (cfg.family == TCGEMM_FAMILY_AUTO) {
-    const tcgemm_plan plan = plan_dgemm(plan_device(ctx), p.transa, p.transb, p.m, p.n, p.k);
-    if (plan_log_enabled()) std::fprintf(stderr, "tcgemm plan: %s\n", plan.summary);
-    cfg = plan.config;
+    if (plan_log_enabled()) {
+      const tcgemm_plan plan = plan_dgemm(plan_device(ctx), p.transa, p.transb, p.m, p.n, p.k);
+      std::fprintf(stderr, "tcgemm plan: %s\n", plan.summary);
+      cfg = plan.config;
+    } else {
+      cfg = plan_config_cached(plan_device(ctx), p.transa, p.transb, p.m, p.n, p.k);
+    }
     TCGEMM_TRY(check_grid(p, cfg, naming, pos));
   }
   TCGEMM_TRY(check_config_against_device(cfg, ctx));
