@@ -145,7 +145,10 @@ contains
     type(tcgemm_plan), intent(out) :: plan
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(c_tcgemm_dgemm_plan(transa, transb, m, n, k, plan), 'tcgemm_dgemm_plan', stat, errmsg)
+    character(kind=c_char) :: c_transa, c_transb
+    c_transa = transa      ! by-value char: see dgemm_host_core (tcgemm_host_dgemm.f90)
+    c_transb = transb
+    call finish(c_tcgemm_dgemm_plan(c_transa, c_transb, m, n, k, plan), 'tcgemm_dgemm_plan', stat, errmsg)
   end subroutine tcgemm_dgemm_plan
 
   !> The plan's summary line as a Fortran string.

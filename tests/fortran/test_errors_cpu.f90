@@ -42,6 +42,7 @@ contains
 
   subroutine test_host_dgemm()
     real(real64) :: a(10, 5), b(5, 6), c(10, 6), c_before(10, 6)
+    type(tcgemm_plan) :: plan
     integer :: stat
     character(len=MSG_LEN) :: errmsg
 
@@ -82,6 +83,14 @@ contains
     call expect_status('ldc < m', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
                        [character(len=32) :: 'argument 13 (ldc)'])
     call expect(all(c == c_before), 'every rejected call left C untouched')
+
+    ! tcgemm_dgemm_plan checks its arguments before it asks for a device.
+    call tcgemm_dgemm_plan('X', 'N', 10_int64, 6_int64, 5_int64, plan, stat=stat, errmsg=errmsg)
+    call expect_status('plan transa = X', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                       [character(len=32) :: 'tcgemm_dgemm_plan', 'argument 1 (transa)'])
+    call tcgemm_dgemm_plan('N', 'N', 10_int64, -6_int64, 5_int64, plan, stat=stat, errmsg=errmsg)
+    call expect_status('plan n < 0', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                       [character(len=32) :: 'argument 4 (n)', '>= 0'])
   end subroutine test_host_dgemm
 
   subroutine test_host_dgemm_kinds_and_ranks()

@@ -387,6 +387,7 @@ contains
   !> family must be refused (TCGEMM_ERROR_ARCHITECTURE) on any other architecture.
   subroutine test_dgemm_config()
     type(tcgemm_config) :: config, selected
+    type(tcgemm_plan) :: plan
     integer :: stat
     character(len=MSG_LEN) :: errmsg
     character(len=8) :: sm90_code
@@ -403,6 +404,12 @@ contains
                            pad_a=2, pad_b=6, stages=1)
     call config_case('config shared_ab 32x32x16 pads 2/6 one stage', config, 'N', 'N')
     call config_case('config auto', tcgemm_config(), 'T', 'T')
+
+    ! The plan of config_case's shape: its configuration is valid and runs that product.
+    call tcgemm_dgemm_plan('N', 'T', 100_int64, 70_int64, 37_int64, plan, stat=stat, errmsg=errmsg)
+    call expect(stat == 0 .and. plan%k_slices >= 1 .and. len(tcgemm_plan_summary(plan)) > 20, &
+                'tcgemm_dgemm_plan: ' // tcgemm_plan_summary(plan))
+    call config_case('config from tcgemm_dgemm_plan', plan%config, 'N', 'T')
 
     call tcgemm_default_config(TCGEMM_FAMILY_SM90_MMA, config)
     errmsg = ''
