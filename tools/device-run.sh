@@ -75,6 +75,11 @@ for step in "$@"; do
           filter='-StickyError.*:DeviceReset.*:Concurrency.HostCallDoesNotWaitForTheLegacyStream'
           api_errors=no
         fi
+        # test_shapes_gpu under racecheck: its deep-k products (tens of thousands of k-slices' shared-memory
+        # traffic) take more than 540 s; the kernels and their edge cases are all in the smaller tests.
+        if [ "$tool:$(basename "$exe")" = racecheck:test_shapes_gpu ]; then
+          filter='Skinny.*:EdgeTiles.*:TnForm.*:SplitK.EveryForm*'
+        fi
         timeout "${SAN_TIMEOUT:-3000}" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10 \
           --report-api-errors "$api_errors" "$exe" --gtest_brief=1 --gtest_filter="$filter" >"$log" 2>&1
         local rc=$?
