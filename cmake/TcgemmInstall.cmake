@@ -1,17 +1,18 @@
 # Installation and package files of tcgemm. Included by the top-level CMakeLists.txt after the targets
 # exist:
 #   tcgemm          (the C/C++ library, exported as tcgemm::tcgemm)
+#   tcgemm_blas     (the BLAS ABI over tcgemm: dgemm_, dgemm_64_, cblas_dgemm; exported as tcgemm::blas)
 #   tcgemm_fortran  (optional: the Fortran module library, exported as tcgemm::fortran)
 #
 # Installed layout (prefix-relative, GNUInstallDirs):
-#   lib/libtcgemm.so*, lib/libtcgemm_fortran.a
+#   lib/libtcgemm.so*, lib/libtcgemm_blas.so*, lib/libtcgemm_fortran.a
 #   include/tcgemm/tcgemm.h
 #   include/tcgemm/fortran/<compiler id>-<version>/*.mod
 #       tcgemm.mod, tcgemm_c.mod and the .mod files of the parts of module tcgemm (fortran/tcgemm.f90);
 #       .mod files are compiler-specific; a program must be compiled with the compiler that wrote them
 #   lib/cmake/tcgemm/{tcgemmConfig,tcgemmConfigVersion,tcgemmTargets*}.cmake
 #       find_package(tcgemm [COMPONENTS fortran]) -> tcgemm::tcgemm, tcgemm::fortran
-#   lib/pkgconfig/tcgemm.pc, lib/pkgconfig/tcgemm-fortran.pc   (relocatable: paths from ${pcfiledir})
+#   lib/pkgconfig/tcgemm.pc, tcgemm-blas.pc, tcgemm-fortran.pc   (relocatable: paths from ${pcfiledir})
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -28,6 +29,12 @@ install(TARGETS tcgemm EXPORT tcgemmTargets
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/cxx/include/tcgemm"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h")
+
+# ---- BLAS ABI library (dgemm_, dgemm_64_, cblas_dgemm) ---------------------------------------------
+if(TARGET tcgemm_blas)
+  install(TARGETS tcgemm_blas EXPORT tcgemmTargets
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 
 # ---- Fortran module library and .mod files -----------------------------------------------------------
 set(TCGEMM_HAVE_FORTRAN_PACKAGE OFF)
@@ -75,6 +82,10 @@ endif()
 list(GET CUDAToolkit_INCLUDE_DIRS 0 TCGEMM_PC_CUDA_INCLUDEDIR)
 configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm.pc.in" "${PROJECT_BINARY_DIR}/package/tcgemm.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm.pc" DESTINATION "${TCGEMM_INSTALL_PKGCONFIGDIR}")
+if(TARGET tcgemm_blas)
+  configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm-blas.pc.in" "${PROJECT_BINARY_DIR}/package/tcgemm-blas.pc" @ONLY)
+  install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm-blas.pc" DESTINATION "${TCGEMM_INSTALL_PKGCONFIGDIR}")
+endif()
 if(TCGEMM_HAVE_FORTRAN_PACKAGE)
   configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm-fortran.pc.in"
                  "${PROJECT_BINARY_DIR}/package/tcgemm-fortran.pc" @ONLY)

@@ -68,6 +68,7 @@ module tcgemm
   public :: tcgemm_dgemm_select_config, tcgemm_dgemm_plan, tcgemm_plan_summary
   public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
   public :: tcgemm_copy, tcgemm_synchronize, tcgemm_release_workspace
+  public :: tcgemm_host_register, tcgemm_host_unregister
   public :: tcgemm_dgemm, tcgemm_dgemm_config
   public :: tcgemm_dmma_single, tcgemm_dmma_row, tcgemm_dmma_warp_per_block
   public :: tcgemm_dmma_block_tile, tcgemm_dmma_peak, tcgemm_dmma_shared_a

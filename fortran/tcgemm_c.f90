@@ -114,6 +114,7 @@ module tcgemm_c
   public :: c_tcgemm_dmma_shared_ab
   public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
+  public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
   public :: c_tcgemm_synchronize
   public :: c_strlen
@@ -361,6 +362,19 @@ module tcgemm_c
       integer(c_int64_t), value :: ldc
       integer(c_int) :: status
     end function c_tcgemm_dgemm_host
+
+    function c_tcgemm_host_register(host_ptr, bytes) result(status) bind(C, name="tcgemm_host_register")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: host_ptr
+      integer(c_int64_t), value :: bytes
+      integer(c_int) :: status
+    end function c_tcgemm_host_register
+
+    function c_tcgemm_host_unregister(host_ptr) result(status) bind(C, name="tcgemm_host_unregister")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: host_ptr
+      integer(c_int) :: status
+    end function c_tcgemm_host_unregister
 
     function c_tcgemm_release_workspace() result(status) bind(C, name="tcgemm_release_workspace")
       import :: c_int

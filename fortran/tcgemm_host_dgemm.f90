@@ -5,14 +5,23 @@
 !> tcgemm). Programs `use tcgemm`, not this module.
 module tcgemm_host_dgemm
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_char
-  use tcgemm_c, only: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
+  use, intrinsic :: iso_c_binding, only: c_char, c_loc, c_int64_t
+  use tcgemm_c, only: c_tcgemm_dgemm_host, c_tcgemm_release_workspace, c_tcgemm_host_register, &
+                      c_tcgemm_host_unregister
   use tcgemm_errors, only: finish
   implicit none
   private
 
   public :: dgemm_host_i32_r2, dgemm_host_i64_r2, dgemm_host_i32_r1, dgemm_host_i64_r1
-  public :: tcgemm_release_workspace
+  public :: tcgemm_release_workspace, tcgemm_host_register, tcgemm_host_unregister
+
+  !> Pin (page-lock) a contiguous real64 host array for fast copies to the GPU, and undo it.
+  interface tcgemm_host_register
+    module procedure host_register_r1, host_register_r2
+  end interface tcgemm_host_register
+  interface tcgemm_host_unregister
+    module procedure host_unregister_r1, host_unregister_r2
+  end interface tcgemm_host_unregister
 
 contains
 
@@ -97,6 +106,36 @@ contains
 
   !> Return to the device all memory of the buffer pool that host-array tcgemm_dgemm calls
   !> draw from (the pool of the current device, shared by all threads).
+  subroutine host_register_r1(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_register(c_loc(x), int(size(x), c_int64_t) * 8_c_int64_t), &
+                'tcgemm_host_register', stat, errmsg)
+  end subroutine host_register_r1
+
+  subroutine host_register_r2(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:, :)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_register(c_loc(x), int(size(x), c_int64_t) * 8_c_int64_t), &
+                'tcgemm_host_register', stat, errmsg)
+  end subroutine host_register_r2
+
+  subroutine host_unregister_r1(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_unregister(c_loc(x)), 'tcgemm_host_unregister', stat, errmsg)
+  end subroutine host_unregister_r1
+
+  subroutine host_unregister_r2(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:, :)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_unregister(c_loc(x)), 'tcgemm_host_unregister', stat, errmsg)
+  end subroutine host_unregister_r2
+
   subroutine tcgemm_release_workspace(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg

@@ -211,6 +211,11 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                                 double* C, int64_t ldc);
 tcgemm_status tcgemm_release_workspace(void);
+/* Page-locks (pins) a host array for the GPU, so that tcgemm_dgemm_host and libtcgemm_blas copy it by direct
+ * DMA at the link's full speed (cudaHostRegister, portable to every device); tcgemm_host_unregister undoes it.
+ * Pin arrays that are used in many calls: pinning itself costs about as much as one copy. */
+tcgemm_status tcgemm_host_register(void* host_ptr, int64_t bytes);
+tcgemm_status tcgemm_host_unregister(void* host_ptr);
 
 /* ---- small device-memory helpers (for Fortran and C callers without the CUDA headers' helpers) ---- */
 tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes);

@@ -28,6 +28,26 @@ tcgemm_status tcgemm_free(void* device_ptr) {
   return TCGEMM_SUCCESS;
 }
 
+tcgemm_status tcgemm_host_register(void* host_ptr, int64_t bytes) {
+  clear_error();
+  if (!host_ptr) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "host_ptr is NULL");
+  if (bytes <= 0)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "bytes=%lld: must be > 0", (long long)bytes);
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  TCGEMM_CUDA_TRY(cudaHostRegister(host_ptr, size_t(bytes), cudaHostRegisterPortable));
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_host_unregister(void* host_ptr) {
+  clear_error();
+  if (!host_ptr) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "host_ptr is NULL");
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  TCGEMM_CUDA_TRY(cudaHostUnregister(host_ptr));
+  return TCGEMM_SUCCESS;
+}
+
 static tcgemm_status copy_bytes(void* dst, const void* src, int64_t bytes, cudaMemcpyKind kind) {
   clear_error();
   // Positions: (destination, source, bytes) in both copy entry points.
