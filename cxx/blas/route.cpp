@@ -1,6 +1,7 @@
 // Routing of libtcgemm_blas's DGEMM calls (route.hpp).
 #include "route.hpp"
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -61,6 +62,46 @@ bool gpu_available() {
   return available;
 }
 
+// Whether the process has any CUDA context (current on this thread, or a device's primary context active).
+// Without one no pointer can be device or managed memory, so a call the model sends to the host BLAS need not
+// touch the GPU: a code whose DGEMMs are all small (or an MPI job with libtcgemm_blas preloaded in every rank)
+// then never creates a context or takes GPU memory. The driver functions are reached through the runtime, so
+// the library needs no link-time libcuda. When this cannot be told, the answer is "yes" (pointers checked).
+bool cuda_context_exists() {
+  struct Api {
+    CUresult (*get_current)(CUcontext*) = nullptr;
+    CUresult (*primary_state)(CUdevice, unsigned*, int*) = nullptr;
+  };
+  static const Api api = [] {
+    Api a;
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess)
+      a.get_current = reinterpret_cast<CUresult (*)(CUcontext*)>(fn);
+    if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &fn, 12000, cudaEnableDefault, &found) ==
+            cudaSuccess &&
+        found == cudaDriverEntryPointSuccess)
+      a.primary_state = reinterpret_cast<CUresult (*)(CUdevice, unsigned*, int*)>(fn);
+    (void)cudaGetLastError();
+    return a;
+  }();
+  if (!api.get_current || !api.primary_state) return true;
+  CUcontext current = nullptr;
+  if (api.get_current(&current) == CUDA_SUCCESS && current) return true;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  for (int d = 0; d < count; ++d) {
+    unsigned flags = 0;
+    int active = 0;
+    if (api.primary_state(d, &flags, &active) != CUDA_SUCCESS || active) return true;
+  }
+  return false;
+}
+
 enum class Memory { Host, Pinned, Device };  // Device: device or managed memory (GPU-accessible in place)
 
 Memory memory_of(const void* p) {
@@ -94,7 +135,12 @@ void run_dgemm(const DgemmCall& c, const char* entry) {
   int route = kHost;
   double gpu_us = 0.0, host_us = flops / (s.host_gflops * 1e3);
   bool pinned = false;
-  if (s.forced != Forced::Host && gpu_available()) {
+  // The GPU could win only if it did with the pinned link rate; otherwise, without a CUDA context, the call
+  // goes to the host BLAS without touching the GPU (see cuda_context_exists).
+  const double best_gpu_us =
+      bytes / (s.pinned_link_gbs * 1e3) + flops / (s.gpu_tflops * 1e6) + s.gpu_overhead_us;
+  const bool gpu_might_win = s.forced == Forced::Gpu || best_gpu_us < host_us;
+  if (s.forced != Forced::Host && gpu_available() && (gpu_might_win || cuda_context_exists())) {
     const Memory ma = read_ab ? memory_of(c.A) : Memory::Host, mb = read_ab ? memory_of(c.B) : Memory::Host;
     const Memory mc = memory_of(c.C);
     const bool any_device = ma == Memory::Device || mb == Memory::Device || mc == Memory::Device;

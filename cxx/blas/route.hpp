@@ -7,6 +7,8 @@
 // TCGEMM_BLAS_GPU_TFLOPS + a fixed TCGEMM_BLAS_GPU_OVERHEAD_US; host time = flops at TCGEMM_BLAS_HOST_GFLOPS.
 // A ScaLAPACK-style k = 32 update of a large C moves C twice for 64 flops per element: the link loses.
 // TCGEMM_BLAS_VERBOSE=1 prints one line per call (shape, route, model times, measured time).
+// A call the GPU could not win even over a pinned link, in a process without a CUDA context, goes to the host
+// BLAS without touching the GPU (no context is created, no GPU memory taken).
 #pragma once
 
 #include <cstdint>
