@@ -87,7 +87,29 @@ contains
     if (.not. present(stat)) error stop message
   end subroutine report
 
-  !> Finish a wrapper after a C call: on failure build "<where>: <status>: <library message>".
+  !> Deliver a failure: errmsg gets "tcgemm: <where>: <STATUS>: <reason>" when it is long enough,
+  !> otherwise the reason first, "<reason> (tcgemm: <where>: <STATUS>)", cut to its length, so that a
+  !> short errmsg keeps what went wrong rather than where. ERROR STOP (no stat) prints the full text.
+  subroutine report_failure(status, where, reason, stat, errmsg)
+    integer, intent(in) :: status
+    character(len=*), intent(in) :: where, reason
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: full, context
+
+    context = 'tcgemm: ' // where // ': ' // tcgemm_status_string(status)
+    full = context // ': ' // reason
+    if (present(errmsg)) then
+      if (len(errmsg) >= len(full)) then
+        errmsg = full
+      else
+        errmsg = reason // ' (' // context // ')'
+      end if
+    end if
+    call report(status, full, stat)
+  end subroutine report_failure
+
+  !> Finish a wrapper after a C call: on failure report "<where>: <status>: <library message>".
   !> The library's message is read first, before any other call can replace it.
   subroutine finish(status, where, stat, errmsg)
     integer(c_int), intent(in) :: status
@@ -103,8 +125,7 @@ contains
     end if
     detail = tcgemm_last_error()
     if (len(detail) == 0) detail = '(no message)'
-    call report(int(status), 'tcgemm: ' // where // ': ' // tcgemm_status_string(int(status)) &
-                // ': ' // detail, stat, errmsg)
+    call report_failure(int(status), where, detail, stat, errmsg)
   end subroutine finish
 
   !> Report an argument error found by module tcgemm itself (shapes of device matrices,
@@ -114,9 +135,7 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     module_failed = .true.
-    call report(int(TCGEMM_ERROR_INVALID_ARGUMENT), 'tcgemm: ' // where // ': ' // &
-                tcgemm_status_string(int(TCGEMM_ERROR_INVALID_ARGUMENT)) // ': ' // detail, &
-                stat, errmsg)
+    call report_failure(int(TCGEMM_ERROR_INVALID_ARGUMENT), where, detail, stat, errmsg)
   end subroutine fail_argument
 
   !> Decimal text of an integer, for messages.

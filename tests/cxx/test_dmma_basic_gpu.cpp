@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ const char* layout_name(Layout l) {
   }
   return "unknown";
 }
+
+// Parameter printers: ctest shows each case's GetParam(); without these gtest prints raw bytes.
+void PrintTo(Layout l, std::ostream* os) { *os << layout_name(l); }
 
 int64_t aligned_pad(int64_t rows) {  // pad > 0 making rows + pad a multiple of kAlignLd
   const int64_t r = std::max<int64_t>(rows, 1);
@@ -154,6 +158,8 @@ std::vector<RowCase> row_cases() {
   return v;
 }
 
+void PrintTo(const RowCase& c, std::ostream* os) { *os << "k" << c.k << "_" << layout_name(c.layout); }
+
 INSTANTIATE_TEST_SUITE_P(Sizes, RowTest, ::testing::ValuesIn(row_cases()),
                          [](const ::testing::TestParamInfo<RowCase>& i) {
                            return "k" + std::to_string(i.param.k) + "_" + layout_name(i.param.layout);
@@ -197,6 +203,8 @@ std::vector<MnkLayout> warp_per_block_cases() {
   return v;
 }
 
+void PrintTo(const MnkLayout& c, std::ostream* os) { *os << mnk_name(c.size) << "_" << layout_name(c.layout); }
+
 INSTANTIATE_TEST_SUITE_P(Sizes, WarpPerBlockTest, ::testing::ValuesIn(warp_per_block_cases()),
                          [](const ::testing::TestParamInfo<MnkLayout>& i) {
                            return mnk_name(i.param.size) + "_" + layout_name(i.param.layout);
@@ -232,6 +240,10 @@ std::vector<BlockTileCase> block_tile_cases() {
   v.push_back({32, 32, {100, 100, 100}, Layout::Offset4Aligned});
   v.push_back({32, 32, {33, 9, 0}, Layout::Packed});
   return v;
+}
+
+void PrintTo(const BlockTileCase& c, std::ostream* os) {
+  *os << "tile" << c.tile_m << "x" << c.tile_n << "_" << mnk_name(c.size) << "_" << layout_name(c.layout);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, BlockTileTest, ::testing::ValuesIn(block_tile_cases()),
@@ -342,6 +354,8 @@ TEST_P(PeakTest, ExactlyNiterTimesAB) {
   TCGEMM_REQUIRE_GPU();
   check_peak(GetParam(), nullptr);
 }
+
+void PrintTo(const PeakCase& c, std::ostream* os) { *os << peak_name(c); }
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, PeakTest,

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -330,6 +332,8 @@ const ConfigCase kConfigCases[] = {
     {"sm90_pad_b", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 0, 4), TCGEMM_ERROR_INVALID_CONFIG,
      "pad_b=4: the sm90 shared-memory layout is fixed at compile time; must be 0 (family sm90_mma)"},
 };
+
+void PrintTo(const ConfigCase& c, std::ostream* os) { *os << c.name; }
 
 INSTANTIATE_TEST_SUITE_P(All, ConfigRules, ::testing::ValuesIn(kConfigCases),
                          [](const ::testing::TestParamInfo<ConfigCase>& i) { return std::string(i.param.name); });
