@@ -30,6 +30,8 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/cxx/include/tcgemm"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h")
 
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+
 # ---- BLAS ABI library (dgemm_, dgemm_64_, cblas_dgemm) ---------------------------------------------
 if(TARGET tcgemm_blas)
   install(TARGETS tcgemm_blas EXPORT tcgemmTargets
@@ -40,8 +42,13 @@ endif()
 set(TCGEMM_HAVE_FORTRAN_PACKAGE OFF)
 if(TARGET tcgemm_fortran)
   set(TCGEMM_HAVE_FORTRAN_PACKAGE ON)
-  set(TCGEMM_FORTRAN_MODULE_SUBDIR "${CMAKE_Fortran_COMPILER_ID}-${CMAKE_Fortran_COMPILER_VERSION}")
-  set(TCGEMM_INSTALL_MODDIR "${CMAKE_INSTALL_INCLUDEDIR}/tcgemm/fortran/${TCGEMM_FORTRAN_MODULE_SUBDIR}")
+  # TCGEMM_INSTALL_MODULEDIR (fortran/CMakeLists.txt, a cache variable) says where the .mod files go.
+  set(TCGEMM_INSTALL_MODDIR "${TCGEMM_INSTALL_MODULEDIR}")
+  if(IS_ABSOLUTE "${TCGEMM_INSTALL_MODDIR}")
+    set(TCGEMM_PC_MODDIR "${TCGEMM_INSTALL_MODDIR}")
+  else()
+    set(TCGEMM_PC_MODDIR "\${prefix}/${TCGEMM_INSTALL_MODDIR}")
+  endif()
   get_target_property(tcgemm_fortran_moddir tcgemm_fortran Fortran_MODULE_DIRECTORY)
   install(TARGETS tcgemm_fortran EXPORT tcgemmTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
@@ -80,6 +87,9 @@ else()
 endif()
 # tcgemm.h includes cuda_runtime_api.h, so C/C++ users need the CUDA include directory.
 list(GET CUDAToolkit_INCLUDE_DIRS 0 TCGEMM_PC_CUDA_INCLUDEDIR)
+# The CUDA runtime: programs that use tcgemm's stream argument call cudaStreamCreate themselves, and a static
+# libtcgemm needs it (and the C++ runtime) at link time.
+set(TCGEMM_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
 configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm.pc.in" "${PROJECT_BINARY_DIR}/package/tcgemm.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm.pc" DESTINATION "${TCGEMM_INSTALL_PKGCONFIGDIR}")
 if(TARGET tcgemm_blas)

@@ -32,6 +32,9 @@ expect_file("include/tcgemm/tcgemm.h" "the header")
 expect_file("tcgemmConfig.cmake" "the CMake package config")
 expect_file("tcgemmConfigVersion.cmake" "the CMake package version file")
 expect_file("tcgemm.pc" "the pkg-config file")
+expect_file("libtcgemm_blas.so*" "the BLAS ABI library")
+expect_file("tcgemm-blas.pc" "the BLAS ABI pkg-config file")
+expect_file("share/doc/tcgemm/LICENSE" "the license")
 if(WITH_FORTRAN)
   expect_file("libtcgemm_fortran.a" "the Fortran module library")
   expect_file("include/tcgemm/fortran/*/tcgemm.mod" "tcgemm.mod under include/tcgemm/fortran/<compiler>-<version>")
@@ -49,6 +52,34 @@ endif()
 run(${CMAKE_COMMAND} ${configure_args})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 message(STATUS "find_package(tcgemm): downstream program(s) built (Fortran: ${WITH_FORTRAN})")
+if(NOT EXISTS "${WORK_DIR}/build/downstream_blas")
+  message(FATAL_ERROR "the downstream program linked against tcgemm::blas was not built")
+endif()
+
+# ---- 2b. the README's snippet in a project without cmake_minimum_required (the package file must set
+# its own policies) ---------------------------------------------------------------------------------------
+file(MAKE_DIRECTORY "${WORK_DIR}/bare")
+set(bare_args "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCUDAToolkit_ROOT=${CUDA_ROOT}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
+if(WITH_FORTRAN)
+  # README's snippet verbatim (its hello.f90 is downstream/main.f90).
+  file(COPY "${DOWNSTREAM_DIR}/main.f90" DESTINATION "${WORK_DIR}/bare")
+  file(RENAME "${WORK_DIR}/bare/main.f90" "${WORK_DIR}/bare/hello.f90")
+  file(WRITE "${WORK_DIR}/bare/CMakeLists.txt"
+       "project(hello LANGUAGES Fortran)\n"
+       "find_package(tcgemm 0.1 REQUIRED COMPONENTS fortran)\n"
+       "add_executable(hello hello.f90)\n"
+       "target_link_libraries(hello PRIVATE tcgemm::fortran)   # brings tcgemm::tcgemm and CUDA::cudart\n")
+  list(APPEND bare_args "-DCMAKE_Fortran_COMPILER=${Fortran_COMPILER}")
+else()
+  file(WRITE "${WORK_DIR}/bare/CMakeLists.txt"
+       "project(tcgemm_bare LANGUAGES CXX)\n"
+       "find_package(tcgemm 0.1 REQUIRED)\n"
+       "add_executable(bare \"${DOWNSTREAM_DIR}/main.cpp\")\n"
+       "target_link_libraries(bare PRIVATE tcgemm::tcgemm)\n")
+endif()
+run(${CMAKE_COMMAND} -S "${WORK_DIR}/bare" -B "${WORK_DIR}/bare/build" -G "${GENERATOR}" ${bare_args})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/bare/build")
+message(STATUS "a project without cmake_minimum_required finds and links tcgemm")
 if(WITH_FORTRAN AND NOT EXISTS "${WORK_DIR}/build/downstream_fortran")
   message(FATAL_ERROR "the downstream Fortran program was not built")
 endif()
@@ -78,6 +109,8 @@ endfunction()
 
 pkg_flags(cxx_flags tcgemm)
 run(${CXX_COMPILER} -std=c++17 "${DOWNSTREAM_DIR}/main.cpp" ${cxx_flags} -o "${WORK_DIR}/pkgconfig_cxx")
+pkg_flags(blas_flags tcgemm-blas)
+run(${CXX_COMPILER} "${DOWNSTREAM_DIR}/blas_main.cpp" ${blas_flags} -o "${WORK_DIR}/pkgconfig_blas")
 if(WITH_FORTRAN)
   pkg_flags(fortran_flags tcgemm-fortran)
   # The README's compile line: gfortran hello.f90 $(pkg-config --cflags --libs tcgemm-fortran)
