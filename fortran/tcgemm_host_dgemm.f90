@@ -1,5 +1,6 @@
 !> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): DGEMM on host arrays, the BLAS
-!> form, and tcgemm_release_workspace for the device buffers it keeps.
+!> form, tcgemm_release_workspace for the device buffers it keeps, and tcgemm_host_register /
+!> tcgemm_host_unregister to pin host arrays.
 !>
 !> dgemm_host_* are the host-array forms of the generic tcgemm_dgemm (assembled in module
 !> tcgemm). Programs `use tcgemm`, not this module.
@@ -104,8 +105,7 @@ contains
                          stat, errmsg)
   end subroutine dgemm_host_i64_r1
 
-  !> Return to the device all memory of the buffer pool that host-array tcgemm_dgemm calls
-  !> draw from (the pool of the current device, shared by all threads).
+  !> Pin a contiguous host array (rank 1 or 2) for direct-DMA copies; host_unregister_* undo it.
   subroutine host_register_r1(x, stat, errmsg)
     real(real64), intent(in), target, contiguous :: x(:)
     integer, intent(out), optional :: stat
@@ -136,6 +136,8 @@ contains
     call finish(c_tcgemm_host_unregister(c_loc(x)), 'tcgemm_host_unregister', stat, errmsg)
   end subroutine host_unregister_r2
 
+  !> Return to the device all memory of the buffer pool that host-array tcgemm_dgemm calls
+  !> draw from (the pool of the current device, shared by all threads).
   subroutine tcgemm_release_workspace(stat, errmsg)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
