@@ -37,23 +37,14 @@ tcgemm_status tcgemm_dgemm_config(const tcgemm_config* config, char transa, char
 
 tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, tcgemm_plan* plan) {
   clear_error();
-  auto trans_ok = [](char t) { return t == 'N' || t == 'n' || t == 'T' || t == 't' || t == 'C' || t == 'c'; };
-  if (!trans_ok(transa))
-    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "argument 1 (transa) = '%c': must be 'N', 'T' or 'C'",
-                         transa);
-  if (!trans_ok(transb))
-    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "argument 2 (transb) = '%c': must be 'N', 'T' or 'C'",
-                         transb);
-  const struct { int position; const char* name; int64_t value; } sizes[] = {{3, "m", m}, {4, "n", n}, {5, "k", k}};
-  for (const auto& s : sizes)
-    if (s.value < 0)
-      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, s.position, "argument %d (%s) must be >= 0, got %lld",
-                           s.position, s.name, static_cast<long long>(s.value));
+  // The same checks, messages and numbering as tcgemm_dgemm's first five arguments.
+  GemmProblem p;
+  TCGEMM_TRY(validate_shape(blas_problem(transa, transb, m, n, k, 0.0, nullptr, 0, nullptr, 0, 0.0, nullptr, 0),
+                            ArgNaming::Blas, kBlasPositions, &p));
   if (!plan) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 6, "argument 6 (plan) is NULL");
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
-  const char ta = (transa == 'N' || transa == 'n') ? 'N' : 'T', tb = (transb == 'N' || transb == 'n') ? 'N' : 'T';
-  *plan = plan_dgemm(plan_device(ctx), ta, tb, m, n, k);
+  *plan = plan_dgemm(plan_device(ctx), p.transa, p.transb, p.m, p.n, p.k);
   return TCGEMM_SUCCESS;
 }
 

@@ -40,32 +40,6 @@ constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within thi
 constexpr int64_t kMinTilesPerSlice = 4;       // a slice is at least this many k-tiles deep
 constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
 
-// A candidate: tcgemm_plan without its summary (the model evaluates ~100 of them per call; the summary is
-// formatted once, for the chosen one, and only when asked for).
-struct Core {
-  tcgemm_config config;
-  int64_t tiles, k_slices, k_per_slice, blocks, workspace_bytes;
-  int32_t blocks_per_sm, sm_count;
-  double waves, compute_us, memory_us, predicted_us;
-};
-
-tcgemm_plan to_plan(const Core& c) {
-  tcgemm_plan p{};
-  p.config = c.config;
-  p.tiles = c.tiles;
-  p.k_slices = c.k_slices;
-  p.k_per_slice = c.k_per_slice;
-  p.blocks = c.blocks;
-  p.workspace_bytes = c.workspace_bytes;
-  p.blocks_per_sm = c.blocks_per_sm;
-  p.sm_count = c.sm_count;
-  p.waves = c.waves;
-  p.compute_us = c.compute_us;
-  p.memory_us = c.memory_us;
-  p.predicted_us = c.predicted_us;
-  return p;
-}
-
 double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 // Time of `blocks` equal blocks of `flops_per_block` on sm_count SMs holding `per_sm` blocks each, with a
@@ -99,10 +73,10 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
                 p.sm_count, p.waves, p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
 }
 
-Core sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m, int64_t n,
+tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m, int64_t n,
                     int64_t k) {
   const Sm90Shape& s = kSm90Shapes[shape_index];
-  Core p{};
+  tcgemm_plan p{};
   p.config.family = TCGEMM_FAMILY_SM90_MMA;
   p.config.tile_m = s.tile_m;
   p.config.tile_n = s.tile_n;
@@ -115,11 +89,7 @@ Core sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_sl
   p.tiles = ((m + s.tile_m - 1) / s.tile_m) * ((n + s.tile_n - 1) / s.tile_n);
   p.blocks = p.tiles * p.k_slices;
   const int warps = s.warps_m * s.warps_n;
-  // Blocks per SM: what the register budget allows (launch.cu plans 64 x 32 warp tiles at 255 registers:
-  // two 128-thread blocks; 32 x 32 warp tiles: three), capped by shared memory.
-  const int acc = (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / 32;
-  int per_sm = acc <= 32 ? 3 : (65536 / (warps * 32 * 256));
-  if (per_sm < 1) per_sm = 1;
+  const int per_sm = sm90_blocks_per_sm(s);  // the residency the kernel's registers are planned for
   p.blocks_per_sm = per_sm;
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
@@ -147,9 +117,9 @@ Core sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_sl
   return p;
 }
 
-Core skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
   const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
-  Core p{};
+  tcgemm_plan p{};
   p.config.family = TCGEMM_FAMILY_SKINNY;
   const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
@@ -185,7 +155,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
     return none;
   }
   const bool skinny = skinny_applies(m, n, k);
-  Core best{};
+  tcgemm_plan best{};
   if (!dev.sm90_code) {
     // cc 8.x (or a build without sm_90 code): the article's shared_ab family, or skinny.
     if (skinny) {
@@ -222,7 +192,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
-        const Core c = sm90_candidate(dev, shape, want, tn, m, n, k);
+        const tcgemm_plan c = sm90_candidate(dev, shape, want, tn, m, n, k);
         if (!have) {
           best = c;
           have = true;
@@ -236,13 +206,12 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       }
     }
   }
-  tcgemm_plan plan = to_plan(best);
   if (with_summary)
-    describe(plan, form_text, m, n, k,
-             plan.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
+    describe(best, form_text, m, n, k,
+             best.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
                  ? "; A is transposed into workspace first and the product runs as 'N','N'"
                  : "");
-  return plan;
+  return best;
 }
 
 tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {

@@ -25,48 +25,53 @@
 namespace tcgemm::detail {
 namespace {
 
-// Device buffers and the stream of one tcgemm_dgemm_host call. The destructor returns the buffers and waits
-// for the stream once, on success and failure alike: the frees are ordered after every copy on the stream
-// (cudaFreeAsync; cudaFree waits for the device), so after that wait no copy is in flight on the caller's
-// host arrays, and the pool has trimmed itself to its retain limit. Its own CUDA errors are not reported
-// (the call's result is), and the runtime's last-error slot is left clean.
-class HostCall {
+// The stream of one tcgemm_dgemm_host call: waited for once and destroyed when the call ends. Its own CUDA
+// errors are not reported (the call's result is), and the runtime's last-error slot is left clean.
+class CallStream {
  public:
-  ~HostCall() {
-    bool failed = false;
-    for (double* b : buffers_) {
-      if (!b) continue;
-      failed |= (pool_ ? cudaFreeAsync(b, stream_) : cudaFree(b)) != cudaSuccess;
-    }
-    if (stream_) {
-      failed |= cudaStreamSynchronize(stream_) != cudaSuccess;
-      failed |= cudaStreamDestroy(stream_) != cudaSuccess;
-    }
+  CallStream() = default;
+  CallStream(const CallStream&) = delete;
+  CallStream& operator=(const CallStream&) = delete;
+  ~CallStream() {
+    if (!stream_) return;
+    bool failed = cudaStreamSynchronize(stream_) != cudaSuccess;
+    failed |= cudaStreamDestroy(stream_) != cudaSuccess;
     if (failed) (void)cudaGetLastError();
   }
-
-  tcgemm_status start(const DeviceContext& ctx) {
-    TCGEMM_TRY(context_pool(ctx, &pool_));
+  tcgemm_status create() {
     TCGEMM_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     return TCGEMM_SUCCESS;
   }
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Device buffers and the stream of one tcgemm_dgemm_host call. The buffers are tcgemm's stream-ordered
+// scratch (core/memory_pool) on the call's stream; declared after the stream, they are given back first
+// (cudaFreeAsync, ordered after every copy), then the stream is waited for once: after that no copy is in
+// flight on the caller's host arrays, and the pool has trimmed itself to its retain limit.
+class HostCall {
+ public:
+  tcgemm_status start(const DeviceContext& ctx) {
+    ctx_ = ctx;
+    return stream_.create();
+  }
+  cudaStream_t stream() const { return stream_.get(); }
 
   // A buffer of `elements` doubles (elements <= TCGEMM_MAX_MATRIX_BYTES / 8, by validation).
   tcgemm_status allocate(int slot, int64_t elements, double** out) {
-    const size_t bytes = size_t(elements) * sizeof(double);
     void* p = nullptr;
-    if (pool_) TCGEMM_CUDA_TRY(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_));
-    else TCGEMM_CUDA_TRY(cudaMalloc(&p, bytes));
-    buffers_[slot] = static_cast<double*>(p);
-    *out = buffers_[slot];
+    TCGEMM_TRY(buffers_[slot].allocate(ctx_, size_t(elements) * sizeof(double), stream_.get(), &p));
+    *out = static_cast<double*>(p);
     return TCGEMM_SUCCESS;
   }
 
  private:
-  cudaMemPool_t pool_ = nullptr;
-  cudaStream_t stream_ = nullptr;
-  double* buffers_[3] = {nullptr, nullptr, nullptr};
+  DeviceContext ctx_;
+  CallStream stream_;
+  StreamScratch buffers_[3];  // destroyed before stream_ (reverse declaration order)
 };
 
 }  // namespace

@@ -98,7 +98,7 @@ tcgemm_status fail_grid(const ArgNamer& nm, int position, const char* name, int6
                        subject, family, blocks, tile_m, tile_n);
 }
 
-tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out) {
+tcgemm_status validate_shape(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out) {
   const ArgNamer nm{naming, pos};
   GemmProblem p = in;
   TCGEMM_TRY(check_trans(pos.transa, "transa", in.transa, &p.transa));
@@ -106,6 +106,14 @@ tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const Ar
   TCGEMM_TRY(check_size(nm, pos.m, "m", p.m));
   TCGEMM_TRY(check_size(nm, pos.n, "n", p.n));
   TCGEMM_TRY(check_size(nm, pos.k, "k", p.k));
+  *out = p;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out) {
+  const ArgNamer nm{naming, pos};
+  GemmProblem p;
+  TCGEMM_TRY(validate_shape(in, naming, pos, &p));
   // op(A) is m x k, so A as stored has m rows ('N') or k rows ('T'); likewise B has k or n rows.
   const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
   TCGEMM_TRY(check_ld(nm, pos.lda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));

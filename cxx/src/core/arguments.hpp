@@ -64,6 +64,8 @@ constexpr int64_t kMaxBlocksPerLaunch = 2147483647;  // gridDim.x limit
 tcgemm_status fail_grid(const ArgNamer& nm, int position, const char* name, int64_t value, int64_t blocks,
                         int tile_m, int tile_n, const char* family);
 
+// The first part of validate_problem: trans flags (normalised to 'N' or 'T' in *out) and m, n, k >= 0.
+tcgemm_status validate_shape(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out);
 // Checks trans flags, sizes, leading dimensions, pointers and the addressable extent of every matrix the
 // call touches; on success *out is the problem with transa/transb normalised to 'N' or 'T'.
 tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out);

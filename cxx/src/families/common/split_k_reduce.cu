@@ -1,23 +1,27 @@
 // C <- alpha sum_s W_s + beta C in a fixed slice order (split_k_reduce.hpp).
 #include "families/common/split_k_reduce.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/errors.hpp"
 
 namespace tcgemm::detail {
 namespace {
 
-// Block: kElems consecutive elements x kGroups slice groups. Thread (e, g) adds the slices g, g + kGroups,
-// g + 2 kGroups, ... of element e in that order; then the kGroups partial sums of an element are added in
-// group order. Every element's sum is therefore the same expression on every run (no atomics), and deep
-// slice counts are read by kGroups threads at once instead of one.
-constexpr int kElems = 32;
-constexpr int kGroups = 8;
-constexpr int kReduceThreads = kElems * kGroups;
+// Block: kReduceThreads / kGroups consecutive elements x kGroups slice groups. Thread (e, g) adds the slices g,
+// g + kGroups, g + 2 kGroups, ... of element e in that order; then the kGroups partial sums of an element
+// are added in group order. Every element's sum is therefore the same expression on every run (no atomics).
+// Deep slice counts use kGroups = 8 (each element read by 8 threads at once); fewer slices use kGroups = 1
+// (one thread per element, none idle). The choice depends on the slice count only, so a given call always
+// sums in the same order.
+constexpr int kReduceThreads = 256;
+constexpr int kDeepGroups = 8;
 constexpr int64_t kReduceMaxBlocks = 65535;  // grid-stride beyond this
 
+template <int kGroups>
 __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t m, int64_t n, int64_t slices,
                                                                         const double* __restrict__ W,
                                                                         int64_t slice_step, SplitKOutput out) {
+  constexpr int kElems = kReduceThreads / kGroups;
   __shared__ double partial[kGroups][kElems];
   const int e = threadIdx.x % kElems, g = threadIdx.x / kElems;
   const int64_t total = m * n;
@@ -38,52 +42,55 @@ __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t 
       }
       for (; s < slices; s += kGroups, w += stride) sum += __ldcs(w);
     }
-    partial[g][e] = sum;
-    __syncthreads();
-    if (g == 0 && idx < total) {
-      double t = partial[0][e];
+    if constexpr (kGroups > 1) {
+      partial[g][e] = sum;
+      __syncthreads();
+      if (g == 0) {
 #pragma unroll
-      for (int h = 1; h < kGroups; ++h) t += partial[h][e];
+        for (int h = 1; h < kGroups; ++h) sum += partial[h][e];
+      }
+    }
+    if (g == 0 && idx < total) {
       const int64_t col = idx / m, row = idx - col * m;
       double* c = out.C + row * out.row_stride + col * out.col_stride;
       // beta == 0 must not read C: BLAS callers may pass uninitialised (even NaN) C.
-      *c = out.beta == 0.0 ? out.alpha * t : fma(out.beta, *c, out.alpha * t);
+      *c = out.beta == 0.0 ? out.alpha * sum : fma(out.beta, *c, out.alpha * sum);
     }
-    __syncthreads();
+    if constexpr (kGroups > 1) __syncthreads();
   }
 }
 
-// Few slices (< kGroups): one thread per element adds them in slice order; consecutive threads take
-// consecutive elements (coalesced), and no thread idles as it would in the grouped kernel.
-__global__ void __launch_bounds__(kReduceThreads) split_k_reduce_few_kernel(int64_t m, int64_t n, int64_t slices,
-                                                                            const double* __restrict__ W,
-                                                                            int64_t slice_step, SplitKOutput out) {
-  const int64_t total = m * n;
-  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
-       idx += int64_t(gridDim.x) * blockDim.x) {
-    double t = 0.0;
-    for (int64_t s = 0; s < slices; ++s) t += __ldcs(W + idx + s * slice_step);
-    const int64_t col = idx / m, row = idx - col * m;
-    double* c = out.C + row * out.row_stride + col * out.col_stride;
-    *c = out.beta == 0.0 ? out.alpha * t : fma(out.beta, *c, out.alpha * t);
-  }
+template <int kGroups>
+void launch_groups(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
+                   const SplitKOutput& out, cudaStream_t stream) {
+  constexpr int kElems = kReduceThreads / kGroups;
+  const int64_t wanted = (m * n + kElems - 1) / kElems;
+  const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
+  split_k_reduce_kernel<kGroups><<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
 }
 
 }  // namespace
 
+tcgemm_status allocate_partials(const DeviceContext& ctx, int64_t rows, int64_t cols, int64_t slices,
+                                int32_t k_splits, const char* family, cudaStream_t stream, StreamScratch* scratch,
+                                double** out) {
+  int64_t elements = 0;
+  if (!checked_mul(rows, cols, &elements) || !checked_mul(elements, slices, &elements) ||
+      elements > TCGEMM_MAX_MATRIX_BYTES / int64_t(sizeof(double)))
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
+                         "k_splits=%d: the %s split-K workspace (%lld slices of %lld x %lld) exceeds 2^52 bytes",
+                         k_splits, family, static_cast<long long>(slices), static_cast<long long>(rows),
+                         static_cast<long long>(cols));
+  void* p = nullptr;
+  TCGEMM_TRY(scratch->allocate(ctx, size_t(elements) * sizeof(double), stream, &p));
+  *out = static_cast<double*>(p);
+  return TCGEMM_SUCCESS;
+}
+
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
                                     const SplitKOutput& out, cudaStream_t stream) {
-  const int64_t total = m * n;
-  // The kernel is a function of the slice count only, so a given call always sums in the same order.
-  if (slices < kGroups) {
-    const int64_t wanted = (total + kReduceThreads - 1) / kReduceThreads;
-    const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
-    split_k_reduce_few_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
-  } else {
-    const int64_t wanted = (total + kElems - 1) / kElems;
-    const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
-    split_k_reduce_kernel<<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
-  }
+  if (slices < kDeepGroups) launch_groups<1>(m, n, slices, W, slice_step, out, stream);
+  else launch_groups<kDeepGroups>(m, n, slices, W, slice_step, out, stream);
   TCGEMM_CHECK_LAUNCH("split_k_reduce_kernel");
   return TCGEMM_SUCCESS;
 }

@@ -1,15 +1,17 @@
 // The second half of a split-K product (families/common/split_k_reduce.cu): C <- alpha sum_s W_s + beta C,
 // where W_s (s = 0 .. slices - 1) are the partial products of the k-slices, each m x n column-major with
 // leading dimension m, stored slice after slice (slice_step elements apart). Every element's sum is one fixed
-// expression (eight interleaved slice groups, each added in slice order, then the groups in order), so the
-// result is the same bit for bit on every run, whatever the order in which the blocks of the first half ran
-// (no atomics).
+// expression (slices added in order; from eight slices on, in eight interleaved groups added in order), so
+// the result is the same bit for bit on every run, whatever the order in which the blocks of the first half
+// ran (no atomics). The families with split-K (sm90_mma, skinny) take the partial products' workspace from
+// allocate_partials.
 #pragma once
 
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
 
+#include "core/memory_pool.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace tcgemm::detail {
@@ -19,6 +21,13 @@ struct SplitKOutput {
   double* C;
   int64_t row_stride, col_stride;  // C(i, j) = C[i row_stride + j col_stride] (a transposed C: ldc, 1)
 };
+
+// Workspace for `slices` partial products of rows x cols, from tcgemm's pool on `stream` (*scratch owns it
+// and gives it back on the stream). A workspace past TCGEMM_MAX_MATRIX_BYTES is the configuration's error
+// (k_splits, named for `family`), reported before anything runs.
+tcgemm_status allocate_partials(const DeviceContext& ctx, int64_t rows, int64_t cols, int64_t slices,
+                                int32_t k_splits, const char* family, cudaStream_t stream, StreamScratch* scratch,
+                                double** out);
 
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
                                     const SplitKOutput& out, cudaStream_t stream);

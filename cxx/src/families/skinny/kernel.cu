@@ -9,7 +9,7 @@
 // A block's k-chunk of S (rows x chunk_k) is staged in shared memory once and used by all of its columns.
 #include "families/skinny/rules.hpp"
 
-#include "core/checked_math.hpp"
+#include "arch/cp_async_sm80.cuh"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
@@ -61,7 +61,7 @@ __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int l
   }
 }
 
-template <int kRows>
+// C'(i, j) <- alpha sum + beta C'(i, j) of the block's chunk slice (beta == 0: C' not read).
 __device__ __forceinline__ void store_out(const SkinnyParams& p, int i, int64_t j, double sum) {
   double* c = p.C + static_cast<int64_t>(blockIdx.y) * p.c_slice_step + i * p.c_row + j * p.c_col;
   *c = p.beta == 0.0 ? p.alpha * sum : fma(p.beta, *c, p.alpha * sum);
@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
       int row = 0;
       reduce_scatter<kRows>(acc[q], lane, kWarp / 2, row);
       const int64_t j = col0 + c + q;
-      if (lane % (kWarp / kRows) == 0 && row < p.rows && j < p.cols) store_out<kRows>(p, row, j, acc[q][0]);
+      if (lane % (kWarp / kRows) == 0 && row < p.rows && j < p.cols) store_out(p, row, j, acc[q][0]);
     }
   }
 }
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
     double sum = 0.0;
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) sum += buf[(w * kRows + i) * kSkinnyColsPerBlock + c];
-    store_out<kRows>(p, i, base + c, sum);
+    store_out(p, i, base + c, sum);
   }
 }
 
@@ -229,8 +229,6 @@ cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, dim3
   }
   return cudaGetLastError();
 }
-
-bool aligned16(const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; }
 
 }  // namespace
 
@@ -272,24 +270,19 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   q.C = p.C;
   q.chunk_k = skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
   const int64_t chunks = skinny_chunks(shape, q.chunk_k);
-  const bool vec = shape.g_k_contiguous ? (aligned16(q.G) && q.g_col % 2 == 0)
-                                         : (aligned16(q.G) && q.g_k % 2 == 0);
+  // 16-byte loads: G's base aligned and its stride across the loaded pairs' starts even (the stride between
+  // columns for k-contiguous G, between k rows for cols-contiguous G).
+  const bool vec = arch::cp_async16_aligned(q.G, shape.g_k_contiguous ? q.g_col : q.g_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
   StreamScratch scratch;
-  void* workspace = nullptr;
+  double* workspace = nullptr;
   SkinnyParams run = q;
   if (chunks > 1) {
     // Partial products of the chunks, rows x cols each (leading dimension rows), reduced in chunk order.
-    int64_t elements = 0;
-    if (!checked_mul(shape.rows, shape.cols, &elements) || !checked_mul(elements, chunks, &elements) ||
-        elements > TCGEMM_MAX_MATRIX_BYTES / int64_t(sizeof(double)))
-      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
-                           "k_splits=%d: the skinny workspace (%lld chunks of %lld x %lld) exceeds 2^52 bytes",
-                           cfg.k_splits, static_cast<long long>(chunks), static_cast<long long>(shape.rows),
-                           static_cast<long long>(shape.cols));
-    TCGEMM_TRY(scratch.allocate(ctx, size_t(elements) * sizeof(double), stream, &workspace));
-    run.C = static_cast<double*>(workspace);
+    TCGEMM_TRY(allocate_partials(ctx, shape.rows, shape.cols, chunks, cfg.k_splits, "skinny", stream, &scratch,
+                                 &workspace));
+    run.C = workspace;
     run.c_row = 1;
     run.c_col = shape.rows;
     run.c_slice_step = shape.rows * shape.cols;
@@ -303,7 +296,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   else e = launch_rows<8>(run, shape.g_k_contiguous, vec, grid, stream);
   if (e != cudaSuccess) return set_cuda_error(e, "launch of the skinny kernel");
   if (chunks == 1) return TCGEMM_SUCCESS;
-  return launch_split_k_reduce(shape.rows, shape.cols, chunks, static_cast<const double*>(workspace),
+  return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace,
                                shape.rows * shape.cols, SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col},
                                stream);
 }

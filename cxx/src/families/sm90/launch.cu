@@ -21,25 +21,6 @@ namespace {
 constexpr const char* kKernelName = "sm90_mma_kernel";
 // kernel_code_version() of sm_90 code.
 constexpr int kSm90CodeVersion = 90;
-// Registers per SM on every cc 9.x device, and the per-thread ceiling.
-constexpr int kRegistersPerSm = 65536;
-constexpr int kMaxRegistersPerThread = 255;
-// Accumulators (doubles per thread) of a 32 x 32 warp tile; such shapes fit 3 blocks of 128 threads.
-constexpr int kSmallWarpTileAcc = 32;
-constexpr int kSmallWarpTileRegisters = 168;
-
-constexpr int threads_of(const Sm90Shape& s) { return s.warps_m * s.warps_n * sm90::kWarpSizeThreads; }
-constexpr int acc_per_thread(const Sm90Shape& s) {
-  return (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / sm90::kWarpSizeThreads;
-}
-// Blocks per SM the register allocation is planned for (__launch_bounds__ minimum): 64 x 32 warp tiles
-// need up to 255 registers (two 128-thread blocks), 32 x 32 warp tiles fit in 168 (three).
-constexpr int min_blocks_of(const Sm90Shape& s) {
-  const int regs = acc_per_thread(s) <= kSmallWarpTileAcc ? kSmallWarpTileRegisters : kMaxRegistersPerThread + 1;
-  const int blocks = kRegistersPerSm / (threads_of(s) * regs);
-  return blocks < 1 ? 1 : blocks;
-}
-
 // Fragment pipeline per operand form (the measurements: docs/tuning.md):
 //   'N','N' and 'T','T': m16n8k8 with register double buffering of whole k8 groups (the 16-byte fragment
 //     loads land directly in the DMMA operand registers);
@@ -49,7 +30,7 @@ constexpr int min_blocks_of(const Sm90Shape& s) {
 template <int kShape>
 struct ShapeFamily {
   static constexpr Sm90Shape kS = kSm90Shapes[kShape];
-  using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, min_blocks_of(kS),
+  using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, sm90_blocks_per_sm(kS),
                            sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone>;
 
   static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
@@ -99,21 +80,15 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
     }
     // Split-K: partial products into a workspace taken from tcgemm's pool on the caller's stream (no
     // cudaMalloc per call), then a fixed-order reduction into C.
-    int64_t elements = 0;
-    if (!checked_mul(p.m, p.n, &elements) || !checked_mul(elements, split.slices, &elements) ||
-        elements > TCGEMM_MAX_MATRIX_BYTES / int64_t(sizeof(double)))
-      return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
-                           "k_splits=%d: the split-K workspace (%lld slices of %lld x %lld) exceeds 2^52 bytes",
-                           cfg.k_splits, static_cast<long long>(split.slices), static_cast<long long>(p.m),
-                           static_cast<long long>(p.n));
     StreamScratch scratch;
-    void* workspace = nullptr;
-    TCGEMM_TRY(scratch.allocate(ctx, size_t(elements) * sizeof(double), stream, &workspace));
+    double* workspace = nullptr;
+    TCGEMM_TRY(allocate_partials(ctx, p.m, p.n, split.slices, cfg.k_splits, "sm90_mma", stream, &scratch,
+                                 &workspace));
     sm90::Plan sliced = plan;
-    sm90::apply_split(sliced, split, static_cast<double*>(workspace), p.m, p.n);
+    sm90::apply_split(sliced, split, workspace, p.m, p.n);
     const cudaError_t e = sm90::launch_grid<K>(sliced.params, stream);
     if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (split-K)");
-    return launch_split_k_reduce(p.m, p.n, split.slices, static_cast<const double*>(workspace), p.m * p.n,
+    return launch_split_k_reduce(p.m, p.n, split.slices, workspace, p.m * p.n,
                                  SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc}, stream);
   });
 }

@@ -45,8 +45,7 @@ int64_t sm90_config_smem_bytes(const tcgemm_config& r) {
 }
 
 int sm90_threads(const tcgemm_config& r) {
-  const Sm90Shape& s = kSm90Shapes[find_sm90_shape(r.tile_m, r.tile_n, r.tile_k)];
-  return s.warps_m * s.warps_n * kWarpSize;
+  return sm90_threads_of(kSm90Shapes[find_sm90_shape(r.tile_m, r.tile_n, r.tile_k)]);
 }
 
 GridNeed sm90_grid_need(const GemmProblem& p, const tcgemm_config& r) {

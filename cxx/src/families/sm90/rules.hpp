@@ -33,6 +33,22 @@ constexpr int kSm90ShapeCount = sizeof(kSm90Shapes) / sizeof(kSm90Shapes[0]);
 constexpr int kSm90DefaultShape = 0;
 constexpr int kSm90MinCcMajor = 9;
 
+// Blocks per SM the register allocation is planned for (the kernel's __launch_bounds__ minimum, launch.cu; the
+// plan model's residency, api/dgemm_plan.cpp): 64 x 32 warp tiles need up to 255 registers (two 128-thread
+// blocks), 32 x 32 warp tiles (32 accumulators per thread) fit in 168 (three).
+constexpr int kSm90RegistersPerSm = 65536;
+constexpr int kSm90MaxRegistersPerThread = 255;
+constexpr int kSm90SmallWarpTileAcc = 32;
+constexpr int kSm90SmallWarpTileRegisters = 168;
+constexpr int kSm90WarpThreads = 32;
+constexpr int sm90_threads_of(const Sm90Shape& s) { return s.warps_m * s.warps_n * kSm90WarpThreads; }
+constexpr int sm90_blocks_per_sm(const Sm90Shape& s) {
+  const int acc = (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / kSm90WarpThreads;
+  const int regs = acc <= kSm90SmallWarpTileAcc ? kSm90SmallWarpTileRegisters : kSm90MaxRegistersPerThread + 1;
+  const int blocks = kSm90RegistersPerSm / (sm90_threads_of(s) * regs);
+  return blocks < 1 ? 1 : blocks;
+}
+
 // Index into kSm90Shapes of the entry with this block tile, or -1: the one lookup of the table.
 constexpr int find_sm90_shape(int tile_m, int tile_n, int tile_k) {
   for (int i = 0; i < kSm90ShapeCount; ++i)
