@@ -97,6 +97,7 @@ module tcgemm_c
     integer(c_int64_t) :: workspace_bytes
     integer(c_int32_t) :: blocks_per_sm
     integer(c_int32_t) :: sm_count
+    integer(c_int32_t) :: cluster_split
     real(c_double) :: waves
     real(c_double) :: compute_us
     real(c_double) :: memory_us

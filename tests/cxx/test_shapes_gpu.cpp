@@ -69,7 +69,8 @@ TEST(SplitK, EveryFormShapeAndSliceCount) {
       }
 }
 
-// Two runs of a split-K product, and of the automatic plan on a deep-k shape, give the same bits.
+// Two runs of a split-K product (through workspace: 37 and 200 slices; in a cluster: 5 and 8), and of the
+// automatic plan on a deep-k shape, give the same bits.
 TEST(SplitK, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_SM90_PATH();
   const int64_t m = 96, n = 80, k = 30000;
@@ -78,7 +79,8 @@ TEST(SplitK, BitIdenticalFromRunToRun) {
   ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
   CUDA_OK(dA.upload(hA));
   CUDA_OK(dB.upload(hB));
-  for (const tcgemm_config& cfg : {sm90_split(64, 64, 37), sm90_split(128, 64, 200), tcgemm_config{}}) {
+  for (const tcgemm_config& cfg : {sm90_split(64, 64, 37), sm90_split(128, 64, 200), sm90_split(64, 64, 5),
+                                    sm90_split(128, 64, 8), tcgemm_config{}}) {
     std::vector<double> first, again;
     for (int run = 0; run < 3; ++run) {
       CUDA_OK(cudaMemset(dC.get(), 0xff, m * n * sizeof(double)));

@@ -188,6 +188,8 @@ typedef struct tcgemm_plan {
                             * it runs as 'N','N'), taken from tcgemm's memory pool on the call's stream */
   int32_t blocks_per_sm;   /* blocks resident at once on one SM */
   int32_t sm_count;
+  int32_t cluster_split;   /* 1: the k-slices (at most 8) are one thread-block cluster per tile and add their
+                            * partial products in shared memory (no workspace, no second kernel) */
   double waves;            /* blocks / (sm_count x blocks_per_sm) */
   double compute_us;       /* model: arithmetic time over the waves */
   double memory_us;        /* model: compulsory HBM traffic time */

@@ -1,6 +1,7 @@
 // The plan model (dgemm_plan.hpp).
 #include "api/dgemm_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -24,7 +25,7 @@ constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the ski
 // The tensor-core kernel streams its A and B k-tiles at this fraction of kHbmBytesPerUs, and writes C at a
 // fraction that depends on the tile (more, smaller blocks per SM overlap their epilogues better).
 constexpr double kSm90ReadFraction = 0.70;
-constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50};
+constexpr double kSm90WriteFraction[] = {0.55, 0.50, 0.40};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
@@ -32,12 +33,20 @@ constexpr double kSm90StreamingBlocksPerSm = 2.0;
 // Split-K's fixed cost beyond its traffic: the workspace from the pool and the reduction's launch (measured:
 // 512^3 in two slices is ~6 us slower than in one).
 constexpr double kSplitFixedUs = 6.0;
+// A cluster split-K (few slices) adds its slices in distributed shared memory: two cluster barriers and a
+// shared-memory round trip of the tile, no workspace and no second launch. Its blocks are scheduled a
+// cluster at a time and wait for each other at the barriers: measured (docs/tuning.md, "Cluster split-K"),
+// they run at about kClusterEfficiency of the unsplit rate, plus kClusterRoundUs per round of blocks.
+constexpr double kClusterReduceUs = 1.0;
+constexpr double kClusterEfficiency = 0.8;
+constexpr double kClusterRoundUs = 4.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
 constexpr double kTransposeFraction = 0.80;  // a transpose reads and writes at this fraction of HBM speed
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
 constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
-constexpr int64_t kMinTilesPerSlice = 4;       // a slice is at least this many k-tiles deep
+constexpr int64_t kMinTilesPerSlice = 4;       // a workspace slice is at least this many k-tiles deep
+constexpr int64_t kMinTilesPerClusterSlice = 8;  // a cluster slice (shorter ones measured slower)
 constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
 
 double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
@@ -45,13 +54,13 @@ double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
 // Time of `blocks` equal blocks of `flops_per_block` on sm_count SMs holding `per_sm` blocks each, with a
 // rate `rate` per SM when >= 8 warps are resident (warps_per_block warps per block).
 double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int per_sm, int warps_per_block,
-                      double rate) {
+                      double rate, double extra_round_us = 0.0) {
   const int64_t on_busiest = (blocks + sm_count - 1) / sm_count;
   const int64_t full_rounds = on_busiest / per_sm;
   const int64_t rest = on_busiest % per_sm;
   auto round_us = [&](int64_t resident) {
     const double eff = resident * warps_per_block >= 8 ? 1.0 : kLoneBlockEfficiency;
-    return resident * flops_per_block / (rate * eff) + kRoundOverheadUs;
+    return resident * flops_per_block / (rate * eff) + kRoundOverheadUs + extra_round_us;
   };
   return full_rounds * round_us(per_sm) + (rest ? round_us(rest) : 0.0);
 }
@@ -66,15 +75,16 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
                   c.stages);
   std::snprintf(p.summary, sizeof p.summary,
                 "%lldx%lldx%lld %s: %s; %lld tiles x %lld k-slices of %lld = %lld blocks, %d per SM on %d SMs = "
-                "%.2f waves; workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)%s",
+                "%.2f waves;%s workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)%s",
                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text, head,
                 static_cast<long long>(p.tiles), static_cast<long long>(p.k_slices),
                 static_cast<long long>(p.k_per_slice), static_cast<long long>(p.blocks), p.blocks_per_sm,
-                p.sm_count, p.waves, p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
+                p.sm_count, p.waves, p.cluster_split ? " slices added in a cluster;" : "", p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
 }
 
-tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, bool tn, int64_t m, int64_t n,
-                    int64_t k) {
+tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa, char transb,
+                           int64_t m, int64_t n, int64_t k) {
+  const bool tn = transa == 'T' && transb == 'N';
   const Sm90Shape& s = kSm90Shapes[shape_index];
   tcgemm_plan p{};
   p.config.family = TCGEMM_FAMILY_SM90_MMA;
@@ -93,20 +103,27 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.blocks_per_sm = per_sm;
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
-  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
+  // Few slices add up inside a cluster (rules.hpp): no workspace; more go through workspace and a reduction.
+  p.cluster_split = sm90_cluster_split(s, s.default_stages, p.k_slices, transa, transb) ? 1 : 0;
+  const bool workspace_split = p.k_slices > 1 && !p.cluster_split;
+  p.workspace_bytes = workspace_split ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
   const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
   const bool transposes = sm90_tn_transposes(tn ? 'T' : 'N', 'N', m, n, k);
-  const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0);
-  p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate);
+  const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0) *
+                      (p.cluster_split ? kClusterEfficiency : 1.0);
+  p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
+                                p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) / (kSm90StreamingBlocksPerSm * dev.sm_count));
   p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction * streaming) +
-                (p.k_slices > 1 ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
+                (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
-  if (p.k_slices > 1)
+  if (workspace_split)
     reduce_us = kSplitFixedUs + partial_bytes / kHbmBytesPerUs + 8.0 * m * n / kHbmBytesPerUs;
+  else if (p.cluster_split)
+    reduce_us = kClusterReduceUs;
   double transpose_us = 0.0;
   if (transposes) {
     const int64_t a_bytes = (m + (m & 1)) * k * int64_t(sizeof(double));
@@ -175,7 +192,6 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       best.predicted_us = (best.compute_us > best.memory_us ? best.compute_us : best.memory_us) + kLaunchUs;
     }
   } else {
-    const bool tn = transa == 'T' && transb == 'N';
     bool have = false;
     if (skinny) {
       best = skinny_candidate(dev, transa, transb, m, n, k);
@@ -184,6 +200,8 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
     for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
       const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
       int64_t max_slices = k_tiles / kMinTilesPerSlice;
+      const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kMinTilesPerClusterSlice);
+      if (max_slices < cluster_slices) max_slices = cluster_slices;
       if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
       int64_t last_slices = 0;
       // Slice counts 1, 2, 3, ... growing by ~12%: enough resolution for wave quantization.
@@ -192,7 +210,9 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
-        const tcgemm_plan c = sm90_candidate(dev, shape, want, tn, m, n, k);
+        const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
+        // Cluster slices shallower than kMinTilesPerClusterSlice k-tiles measured slower than the model says.
+        if (c.cluster_split && c.k_per_slice < kMinTilesPerClusterSlice * kSm90Shapes[shape].tile_k) continue;
         if (!have) {
           best = c;
           have = true;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "arch/cluster_sm90.cuh"
 #include "families/sm90/common.cuh"
 #include "families/sm90/operand_tile.cuh"
 
@@ -361,8 +362,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
                 "a warp column is whole bank lines, and lanes split evenly over columns");
   // Deep products skip it: their epilogue is a small part of the block's time, and the extra barrier and
   // shared-memory round trip cost ~0.5% at 8192^3 (measured; +2.5% at 2048^3, +11-18% at small k).
+  // A cluster split-K always takes it: its slices add their staged tiles (the host checked that they fit).
   constexpr int kStagedEpilogueMaxKTiles = 256;
-  if (!T::kTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
+  const int cluster_slices = p.cluster_slices;
+  if (!T::kTransposeC && (ktiles <= kStagedEpilogueMaxKTiles || cluster_slices > 1) &&
       int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
     // Write side: lane (g, t) owns rows [RT g, RT g + RT) of warp columns 2 NT t + NT e + j; its chunk
     // (RT / 2) g + i is XOR-swizzled by t into the two chunk bits (of the three that pick a 16-byte slot in
@@ -385,18 +388,39 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
               make_double2(acc[i][j][e], acc[i][j][2 + e]);
         }
       }
-    __syncwarp();
+    // Cluster split-K: every slice's tile must be in its shared memory before any slice reads it. Without
+    // a cluster the warp reads back only what it wrote itself.
+    if (cluster_slices > 1)
+      arch::cluster_sync();
+    else
+      __syncwarp();
     // Store side: lane L takes chunk L % kChunksPerCol of column L / kChunksPerCol (+ the step's columns).
+    // In a cluster split-K, slice (cluster rank) r stores the steps r, r + S, ... (S = slices) of every warp
+    // tile, each chunk the sum of the S slices' chunks added in rank order 0, 1, ..., S - 1: the same sum,
+    // in the same order, as the workspace reduction (split_k_reduce), so the bits do not depend on the
+    // route or on the run.
+    const int rank = cluster_slices > 1 ? static_cast<int>(slice_index_reread()) : 0;
+    const int step_stride = cluster_slices > 1 ? cluster_slices : 1;
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
     const bool vec_c = p.c_vec16 != 0;
     constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
 #pragma unroll 4
-    for (int step = 0; step < kSteps; ++step) {
+    for (int step = rank; step < kSteps; step += step_stride) {
       const int idx = step * kWarpSizeThreads + lane;
       const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
-      const double2 a = *reinterpret_cast<const double2*>(
-          wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes);
+      const char* const slot = wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes;
+      double2 a;
+      if (cluster_slices > 1) {
+        a = make_double2(0.0, 0.0);
+        for (int q = 0; q < cluster_slices; ++q) {
+          const double2 w = arch::cluster_load_double2(slot, q);
+          a.x += w.x;
+          a.y += w.y;
+        }
+      } else {
+        a = *reinterpret_cast<const double2*>(slot);
+      }
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
       if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
       double* c = C + gcol * p.ldc + grow;
@@ -419,6 +443,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         }
       }
     }
+    // No slice may exit (and release its shared memory) while the others still read its tile.
+    if (cluster_slices > 1) arch::cluster_sync();
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
     const bool vec_c = p.c_vec16 != 0 && row0 + kRowsPerLane <= p.m;

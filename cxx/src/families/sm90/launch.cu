@@ -78,6 +78,14 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
       if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
       return TCGEMM_SUCCESS;
     }
+    // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split).
+    if (sm90_cluster_split(s, cfg.stages, split.slices, p.transa, p.transb)) {
+      sm90::Plan clustered = plan;
+      sm90::apply_cluster_split(clustered, split);
+      const cudaError_t e = sm90::launch_grid<K>(clustered.params, stream);
+      if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (cluster split-K)");
+      return TCGEMM_SUCCESS;
+    }
     // Split-K: partial products into a workspace taken from tcgemm's pool on the caller's stream (no
     // cudaMalloc per call), then a fixed-order reduction into C.
     StreamScratch scratch;

@@ -83,6 +83,18 @@ inline void apply_split(Plan& plan, const Sm90Split& split, double* workspace, i
   p.c_vec16 = arch::cp_async16_aligned(workspace, call_m) ? 1 : 0;
 }
 
+// Turns `plan` into a cluster split-K product (rules.hpp, sm90_cluster_split): gridDim.y = split.slices
+// blocks per C tile, one cluster, slice y multiplying k in [y k_slice, (y + 1) k_slice); the slices add
+// their partial tiles in shared memory and write C themselves (alpha, beta and C stay the call's).
+inline void apply_cluster_split(Plan& plan, const Sm90Split& split) {
+  Params& p = plan.params;
+  p.k_slice = split.k_slice;
+  p.a_slice_step = split.k_slice * (form_left_mn_contiguous(plan.form) ? p.lda : 1);
+  p.b_slice_step = split.k_slice * (form_right_mn_contiguous(plan.form) ? p.ldb : 1);
+  p.c_slice_step = 0;
+  p.cluster_slices = static_cast<int>(split.slices);
+}
+
 // Calls f(type_tag<Instance>{}) for the instance of Fam that runs `plan`; returns what f returns.
 template <class T>
 struct type_tag {
@@ -110,8 +122,25 @@ cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
   const size_t smem = static_cast<size_t>(sm90_dynamic_smem_bytes(T::kTileM, T::kTileN, T::kTileK, p.stages));
   const unsigned slices = static_cast<unsigned>(p.k_slice >= p.k ? 1 : (p.k + p.k_slice - 1) / p.k_slice);
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), slices);
-  sm90_mma_kernel<T><<<grid, T::kThreads, smem, stream>>>(p);
-  return cudaGetLastError();
+  if (p.cluster_slices <= 1) {
+    sm90_mma_kernel<T><<<grid, T::kThreads, smem, stream>>>(p);
+    return cudaGetLastError();
+  }
+  // Cluster split-K: the k-slices of a tile (one grid column) are one cluster.
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(T::kThreads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = slices;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, sm90_mma_kernel<T>, p);
+  return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 }  // namespace tcgemm::detail::sm90

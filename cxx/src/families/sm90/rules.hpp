@@ -84,6 +84,17 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
   return Sm90Split{k / k_slice + (k % k_slice != 0), k_slice};
 }
 
+// Cluster split-K: up to kSm90MaxClusterSlices slices (the portable cluster size) of one C tile run as one
+// thread-block cluster and add their partial tiles through distributed shared memory: no workspace and no
+// second kernel. It needs the staged epilogue (each warp's tile parked in the pipeline's shared memory, so
+// stages x (tile_m + tile_n) x tile_k >= tile_m x tile_n), which 'T','T' (C stored transposed) does not
+// have; other split products reduce through workspace. Both routes add the slices in the same order.
+constexpr int kSm90MaxClusterSlices = 8;
+constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, int64_t slices, char transa, char transb) {
+  return slices > 1 && slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
+         int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
+}
+
 // The 'T','N' form (both operands k-contiguous) runs at ~0.8 of 'N','N' (the A fragments need register moves,
 // docs/tuning.md). When the product is large enough that a transpose of A costs a few percent of it
 // (n >= kSm90TnTransposeMinN) and the copy of A is at most kSm90TnTransposeMaxBytes, A is transposed into

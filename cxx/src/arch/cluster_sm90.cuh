@@ -1,0 +1,31 @@
+// Thread-block clusters (sm_90): the cluster-wide barrier and loads from another block's shared memory
+// (distributed shared memory). The sm90_mma family's cluster split-K adds its k-slices' partial tiles with
+// them (families/sm90/kernel.cuh). Only code compiled for sm_90 may call these; the family's kernel body is
+// compiled for sm_90 alone.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace tcgemm::detail::arch {
+
+// Every thread of every block of the cluster arrives, then waits for all the others. The release/acquire
+// pair orders each block's shared-memory writes before the barrier with the other blocks' reads after it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release;\n"
+      "barrier.cluster.wait.acquire;\n" ::
+          : "memory");
+}
+
+// The 16 bytes at `local` (a pointer into this block's shared memory) as they are in the shared memory of
+// the cluster's block `rank`: the same offset in every block, as all run the same kernel.
+__device__ __forceinline__ double2 cluster_load_double2(const void* local, int rank) {
+  const unsigned cta_addr = static_cast<unsigned>(__cvta_generic_to_shared(local));
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(cta_addr), "r"(rank));
+  double2 v;
+  asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];\n" : "=d"(v.x), "=d"(v.y) : "r"(remote) : "memory");
+  return v;
+}
+
+}  // namespace tcgemm::detail::arch
