@@ -55,8 +55,9 @@ TEST(PlanModel, DeepKWithASmallCIsSplit) {
   }
 }
 
-// A cluster split-K has at most 8 slices (the portable cluster size), never for 'T','T' (whose C is stored
-// transposed, without the staged epilogue the cluster adds its slices in), and says so in the summary.
+// A cluster split-K has at most 8 slices (the portable cluster size), one round of blocks, never 'T','T'
+// (whose C is stored transposed, without the staged epilogue the cluster adds its slices in), and the
+// summary says so.
 TEST(PlanModel, ClusterSplitsFollowTheRule) {
   const PlanDevice d = h100();
   int clustered = 0;
@@ -73,9 +74,11 @@ TEST(PlanModel, ClusterSplitsFollowTheRule) {
         EXPECT_NE(std::string(p.summary).find("cluster"), std::string::npos) << p.summary;
         const int idx = tcgemm::detail::find_sm90_shape(p.config.tile_m, p.config.tile_n, p.config.tile_k);
         ASSERT_GE(idx, 0);
-        EXPECT_TRUE(tcgemm::detail::sm90_cluster_split(tcgemm::detail::kSm90Shapes[idx], p.config.stages,
-                                                       p.k_slices, f[0], f[1]))
+        const tcgemm::detail::Sm90Split split{p.k_slices, p.k_per_slice};
+        EXPECT_TRUE(tcgemm::detail::sm90_cluster_split(tcgemm::detail::kSm90Shapes[idx], p.config.stages, split,
+                                                       p.tiles, d.sm_count, f[0], f[1]))
             << p.summary;
+        EXPECT_LE(p.blocks, int64_t(p.blocks_per_sm) * p.sm_count) << "one round of blocks: " << p.summary;
       }
   EXPECT_GT(clustered, 0) << "no shape of the grid took the cluster split";
   // 512^3 fills too few SMs with whole-k tiles: its slices are added in a cluster.

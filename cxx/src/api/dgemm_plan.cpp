@@ -25,7 +25,7 @@ constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the ski
 // The tensor-core kernel streams its A and B k-tiles at this fraction of kHbmBytesPerUs, and writes C at a
 // fraction that depends on the tile (more, smaller blocks per SM overlap their epilogues better).
 constexpr double kSm90ReadFraction = 0.70;
-constexpr double kSm90WriteFraction[] = {0.55, 0.50, 0.40};
+constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
@@ -46,7 +46,6 @@ constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of 
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
 constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
 constexpr int64_t kMinTilesPerSlice = 4;       // a workspace slice is at least this many k-tiles deep
-constexpr int64_t kMinTilesPerClusterSlice = 8;  // a cluster slice (shorter ones measured slower)
 constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
 
 double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
@@ -104,7 +103,7 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
   // Few slices add up inside a cluster (rules.hpp): no workspace; more go through workspace and a reduction.
-  p.cluster_split = sm90_cluster_split(s, s.default_stages, p.k_slices, transa, transb) ? 1 : 0;
+  p.cluster_split = sm90_cluster_split(s, s.default_stages, split, p.tiles, dev.sm_count, transa, transb) ? 1 : 0;
   const bool workspace_split = p.k_slices > 1 && !p.cluster_split;
   p.workspace_bytes = workspace_split ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
@@ -200,7 +199,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
     for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
       const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
       int64_t max_slices = k_tiles / kMinTilesPerSlice;
-      const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kMinTilesPerClusterSlice);
+      const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kSm90MinClusterSliceKTiles);
       if (max_slices < cluster_slices) max_slices = cluster_slices;
       if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
       int64_t last_slices = 0;
@@ -211,8 +210,6 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
         const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
-        // Cluster slices shallower than kMinTilesPerClusterSlice k-tiles measured slower than the model says.
-        if (c.cluster_split && c.k_per_slice < kMinTilesPerClusterSlice * kSm90Shapes[shape].tile_k) continue;
         if (!have) {
           best = c;
           have = true;

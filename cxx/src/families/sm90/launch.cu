@@ -79,7 +79,8 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
       return TCGEMM_SUCCESS;
     }
     // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split).
-    if (sm90_cluster_split(s, cfg.stages, split.slices, p.transa, p.transb)) {
+    if (sm90_cluster_split(s, cfg.stages, split, plan.params.tiles_m * plan.params.tiles_n, ctx.sm_count, p.transa,
+                           p.transb)) {
       sm90::Plan clustered = plan;
       sm90::apply_cluster_split(clustered, split);
       const cudaError_t e = sm90::launch_grid<K>(clustered.params, stream);

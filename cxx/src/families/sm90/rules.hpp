@@ -88,10 +88,17 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
 // thread-block cluster and add their partial tiles through distributed shared memory: no workspace and no
 // second kernel. It needs the staged epilogue (each warp's tile parked in the pipeline's shared memory, so
 // stages x (tile_m + tile_n) x tile_k >= tile_m x tile_n), which 'T','T' (C stored transposed) does not
-// have; other split products reduce through workspace. Both routes add the slices in the same order.
+// have. Measured (docs/tuning.md, "Cluster split-K"), it wins only when the whole grid is one round of
+// blocks on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles deep; other split
+// products reduce through workspace. Both routes add the slices in the same order (the same bits), and
+// the choice is a function of the shape and the device, shared by the launcher and the plan model.
 constexpr int kSm90MaxClusterSlices = 8;
-constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, int64_t slices, char transa, char transb) {
-  return slices > 1 && slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
+constexpr int64_t kSm90MinClusterSliceKTiles = 8;
+constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
+                                  int sm_count, char transa, char transb) {
+  return split.slices > 1 && split.slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
+         split.k_slice >= kSm90MinClusterSliceKTiles * s.tile_k &&
+         tiles * split.slices <= int64_t(sm_count) * sm90_blocks_per_sm(s) &&
          int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
 }
 
