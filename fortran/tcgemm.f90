@@ -32,6 +32,7 @@
 !>   tcgemm_c.f90               module tcgemm_c: the raw bind(C) layer (constants, structs)
 !>   tcgemm_errors.f90          status and version strings, last error, stat/errmsg delivery
 !>   tcgemm_device_matrices.f90 type(tcgemm_device_matrix): allocate, copy, deallocate; synchronize
+!>   tcgemm_host_operands.f90   what a host-array argument is (element, array; extent, contiguity)
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
@@ -75,15 +76,19 @@ module tcgemm
   public :: tcgemm_dmma_shared_ab
 
   !> C <- alpha op(A) op(B) + beta C. (Assembled here: its forms live in two parts.)
-  !>  * host arrays, BLAS argument list (sizes all default integer or all int64; arrays of rank
-  !>    2, `a(lda,*)`, or rank 1):
+  !>  * host arrays, BLAS argument list:
   !>      `call tcgemm_dgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc &
   !>                         [, stat, errmsg])`
+  !>    Sizes all default integer or all int64 (a mix does not compile: "no specific subroutine
+  !>    for the generic"). Each array may be an element (`a(i, j), lda`: the sub-matrix starting
+  !>    there, as in BLAS), or a contiguous array of any rank; ranks may differ between a, b, c.
+  !>    A non-contiguous section, or a call that would reach past the end of a whole array, is
+  !>    an error naming the argument (nothing is copied). stat may be int64 as well.
   !>  * device matrices (m, n, k and leading dimensions taken from the matrices):
   !>      `call tcgemm_dgemm(transa, transb, alpha, a_d, b_d, beta, c_d [, stream, stat, errmsg])`
   interface tcgemm_dgemm
-    module procedure dgemm_host_i32_r2, dgemm_host_i64_r2, dgemm_host_i32_r1, dgemm_host_i64_r1
-    module procedure dgemm_device
+    module procedure dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
+    module procedure dgemm_device, dgemm_device_stat64
   end interface tcgemm_dgemm
 
 end module tcgemm
