@@ -18,7 +18,7 @@ module tcgemm_errors
   public :: report, finish, fail_argument, itoa
 
   !> True while the last failure on this thread came from module tcgemm's own checks (shapes,
-  !> allocation state, host-array extents), made before any library call:
+  !> allocation state, host-array extents, views), made before any library call:
   !> tcgemm_last_error_argument() then gives module_argument, the number that check blamed (0: none).
   logical :: module_failed = .false.
   integer :: module_argument = 0
@@ -63,7 +63,8 @@ contains
   !> XERBLA's INFO: 1 transa, 2 transb, 3 m, 4 n, 5 k, 6 alpha, 7 a, 8 lda, 9 b, 10 ldb,
   !> 11 beta, 12 c, 13 ldc; the module's own checks of the host arrays (contiguity, extent) blame
   !> a, b or c by those numbers too. Calls on device matrices report the position the library
-  !> gives for the C entry point behind them (see tcgemm.h); module tcgemm's other checks
+  !> gives for the C entry point behind them (see tcgemm.h); tcgemm_device_view blames its own
+  !> arguments by position (1 a, 2 row, 3 col, 4 rows, 5 cols); module tcgemm's other checks
   !> (shapes of device matrices, allocation state) blame no numbered argument and give 0.
   function tcgemm_last_error_argument() result(argument)
     integer :: argument
@@ -135,7 +136,7 @@ contains
   end subroutine finish
 
   !> Report an argument error found by module tcgemm itself (shapes of device matrices,
-  !> allocation state, host-array extents); `argument` is the number it blames, for
+  !> allocation state, host-array extents, views); `argument` is the number it blames, for
   !> tcgemm_last_error_argument (absent: none).
   subroutine fail_argument(where, detail, stat, errmsg, argument)
     character(len=*), intent(in) :: where, detail
