@@ -32,6 +32,9 @@
 !>   tcgemm_c.f90               module tcgemm_c: the raw bind(C) layer (constants, structs)
 !>   tcgemm_errors.f90          status and version strings, last error, stat/errmsg delivery
 !>   tcgemm_device_matrices.f90 type(tcgemm_device_matrix): allocate, copy, deallocate; synchronize
+!>   tcgemm_device_views.f90    tcgemm_device_view: a block of a device matrix, sharing its memory
+!>   tcgemm_streams.f90         tcgemm_stream_create, _destroy, _synchronize
+!>   tcgemm_host_operands.f90   what a host-array argument is (element, array; extent, contiguity)
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
@@ -40,6 +43,8 @@ module tcgemm
   use tcgemm_c
   use tcgemm_errors
   use tcgemm_device_matrices
+  use tcgemm_device_views
+  use tcgemm_streams
   use tcgemm_host_dgemm
   use tcgemm_device_dgemm
   use tcgemm_families
@@ -68,6 +73,8 @@ module tcgemm
   public :: tcgemm_dgemm_select_config, tcgemm_dgemm_plan, tcgemm_plan_summary
   public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
   public :: tcgemm_copy, tcgemm_synchronize, tcgemm_release_workspace
+  public :: tcgemm_device_view
+  public :: tcgemm_stream_create, tcgemm_stream_destroy, tcgemm_stream_synchronize
   public :: tcgemm_host_register, tcgemm_host_unregister
   public :: tcgemm_dgemm, tcgemm_dgemm_config
   public :: tcgemm_dmma_single, tcgemm_dmma_row, tcgemm_dmma_warp_per_block
@@ -75,15 +82,19 @@ module tcgemm
   public :: tcgemm_dmma_shared_ab
 
   !> C <- alpha op(A) op(B) + beta C. (Assembled here: its forms live in two parts.)
-  !>  * host arrays, BLAS argument list (sizes all default integer or all int64; arrays of rank
-  !>    2, `a(lda,*)`, or rank 1):
+  !>  * host arrays, BLAS argument list:
   !>      `call tcgemm_dgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc &
   !>                         [, stat, errmsg])`
-  !>  * device matrices (m, n, k and leading dimensions taken from the matrices):
+  !>    Sizes all default integer or all int64 (a mix does not compile: "no specific subroutine
+  !>    for the generic"). Each array may be an element (`a(i, j), lda`: the sub-matrix starting
+  !>    there, as in BLAS), or a contiguous array of any rank; ranks may differ between a, b, c.
+  !>    A non-contiguous section, or a call that would reach past the end of a whole array, is
+  !>    an error naming the argument (nothing is copied). stat may be int64 as well.
+  !>  * device matrices (m, n, k and leading dimensions taken from the matrices or views):
   !>      `call tcgemm_dgemm(transa, transb, alpha, a_d, b_d, beta, c_d [, stream, stat, errmsg])`
   interface tcgemm_dgemm
-    module procedure dgemm_host_i32_r2, dgemm_host_i64_r2, dgemm_host_i32_r1, dgemm_host_i64_r1
-    module procedure dgemm_device
+    module procedure dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
+    module procedure dgemm_device, dgemm_device_stat64
   end interface tcgemm_dgemm
 
 end module tcgemm

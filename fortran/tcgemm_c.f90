@@ -14,6 +14,7 @@
 !>   int64_t / int32_t / double / char by value -> integer(c_int64_t) / integer(c_int32_t) /
 !>                                                  real(c_double) / character(kind=c_char), value
 !>   cudaStream_t, device pointers, void*       -> type(c_ptr), value
+!>   cudaStream_t* out-argument                  -> type(c_ptr), intent(out) (by reference)
 !>   host double arrays (tcgemm_dgemm_host)     -> real(c_double) arrays by reference
 !>   T* out-arguments and const struct*          -> the Fortran variable by reference
 !>   tcgemm_status return                        -> integer(c_int) function result (a C enum)
@@ -118,6 +119,7 @@ module tcgemm_c
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
   public :: c_tcgemm_synchronize
+  public :: c_tcgemm_stream_create, c_tcgemm_stream_destroy, c_tcgemm_stream_synchronize
   public :: c_strlen
 
   interface
@@ -419,6 +421,26 @@ module tcgemm_c
       type(c_ptr), value :: stream
       integer(c_int) :: status
     end function c_tcgemm_synchronize
+
+    ! ---- streams ------------------------------------------------------------------------------
+    function c_tcgemm_stream_create(stream) result(status) bind(C, name="tcgemm_stream_create")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_stream_create
+
+    function c_tcgemm_stream_destroy(stream) result(status) bind(C, name="tcgemm_stream_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_stream_destroy
+
+    function c_tcgemm_stream_synchronize(stream) result(status) &
+        bind(C, name="tcgemm_stream_synchronize")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_stream_synchronize
 
     ! ---- libc, to measure the C strings the library returns -----------------------------------
     function c_strlen(str) result(length) bind(C, name="strlen")

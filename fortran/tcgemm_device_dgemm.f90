@@ -22,7 +22,7 @@ module tcgemm_device_dgemm
   public :: tcgemm_default_config, tcgemm_config_validate, tcgemm_config_shared_memory_bytes
   public :: tcgemm_config_threads_per_block, tcgemm_config_check_device
   public :: tcgemm_dgemm_select_config, tcgemm_dgemm_config, tcgemm_dgemm_plan, tcgemm_plan_summary
-  public :: dgemm_device, conforming
+  public :: dgemm_device, dgemm_device_stat64, conforming
 
   !> `device` value meaning "the current CUDA device".
   integer(c_int32_t), parameter :: CURRENT_DEVICE = -1
@@ -241,6 +241,21 @@ contains
                                beta, c%ptr, c%ld, stream_or_default(stream)), 'tcgemm_dgemm', &
                 stat, errmsg)
   end subroutine dgemm_device
+
+  !> Device matrices with an int64 stat (a caller compiled with -fdefault-integer-8). stat is
+  !> not optional here: that is what tells this specific from dgemm_device.
+  subroutine dgemm_device_stat64(transa, transb, alpha, a, b, beta, c, stream, stat, errmsg)
+    character(len=1), intent(in) :: transa, transb
+    real(real64), intent(in) :: alpha, beta
+    type(tcgemm_device_matrix), intent(in) :: a, b
+    type(tcgemm_device_matrix), intent(inout) :: c
+    type(c_ptr), intent(in), optional :: stream
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call dgemm_device(transa, transb, alpha, a, b, beta, c, stream, status, errmsg)
+    stat = status
+  end subroutine dgemm_device_stat64
 
   !> Device matrices with an explicit kernel configuration (family shared_a, shared_ab or
   !> sm90_mma; see tcgemm_default_config): C <- alpha op(A) op(B) + beta C.

@@ -1,12 +1,13 @@
 !> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): device matrices.
 !>
 !> type(tcgemm_device_matrix) and what manages it: tcgemm_device_allocate, tcgemm_copy,
-!> tcgemm_device_deallocate, tcgemm_device_allocated, plus tcgemm_synchronize. shape_text and
-!> stream_or_default are public to the other parts only. Programs `use tcgemm`, not this module.
+!> tcgemm_device_deallocate, tcgemm_device_allocated, plus tcgemm_synchronize. Views of a part of
+!> a matrix are in tcgemm_device_views. shape_text, stream_or_default, offset_address and
+!> BYTES_PER_REAL64 are public to the other parts only. Programs `use tcgemm`, not this module.
 module tcgemm_device_matrices
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_ptr, c_null_ptr, c_loc, &
-                                         c_associated
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_intptr_t, c_ptr, c_null_ptr, &
+                                         c_loc, c_associated
   use tcgemm_c, only: TCGEMM_SUCCESS, c_tcgemm_malloc, c_tcgemm_free, &
                       c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host, c_tcgemm_synchronize
   use tcgemm_errors, only: report, finish, fail_argument, itoa
@@ -16,7 +17,7 @@ module tcgemm_device_matrices
   public :: tcgemm_device_matrix
   public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
   public :: tcgemm_copy, tcgemm_synchronize
-  public :: shape_text, stream_or_default
+  public :: shape_text, stream_or_default, offset_address, BYTES_PER_REAL64
 
   !> Bytes of one real(real64) element.
   integer(int64), parameter :: BYTES_PER_REAL64 = storage_size(1.0_real64) / 8
@@ -32,11 +33,16 @@ module tcgemm_device_matrices
   !> OpenACC `host_data use_device`, cudaMalloc through bind(C)) can be wrapped with the
   !> structure constructor; tcgemm_device_deallocate only frees what tcgemm_device_allocate
   !> allocated (it calls cudaFree on ptr).
+  !> is_view marks a view (tcgemm_device_view): a part of another matrix, sharing its memory,
+  !> which tcgemm_device_deallocate must not free and copies must not write around. It comes
+  !> last and defaults to .false., so that `tcgemm_device_matrix(ptr, rows, cols, ld)` still
+  !> wraps a whole matrix as before.
   type :: tcgemm_device_matrix
     type(c_ptr) :: ptr = c_null_ptr   !< device address of element (1, 1)
     integer(int64) :: rows = 0        !< number of rows
     integer(int64) :: cols = 0        !< number of columns
     integer(int64) :: ld = 1          !< leading dimension in elements, >= max(1, rows)
+    logical :: is_view = .false.      !< a view into another matrix's memory (not freed here)
   end type tcgemm_device_matrix
 
   !> Allocate a device matrix: `(d, rows, cols [, ld])`, or `(d, source=a [, ld])` (shape of
@@ -123,7 +129,7 @@ contains
     else
       call report(TCGEMM_SUCCESS, '', stat, errmsg)
     end if
-    d = tcgemm_device_matrix(ptr=ptr, rows=rows, cols=cols, ld=ld)
+    d = tcgemm_device_matrix(ptr=ptr, rows=rows, cols=cols, ld=ld, is_view=.false.)
   end subroutine allocate_shape
 
   !> `call tcgemm_device_allocate(d, rows, cols [, ld, stat, errmsg])` with default integers.
@@ -195,7 +201,8 @@ contains
   end subroutine device_allocate_like
 
   !> Free the device memory of `d` and reset it to an empty matrix. A no-op for a matrix
-  !> without memory. Only for memory from tcgemm_device_allocate.
+  !> without memory. Only for memory from tcgemm_device_allocate. A view only forgets its
+  !> parent's memory: the parent still owns it (and its deallocation ends every view of it).
   subroutine tcgemm_device_deallocate(d, stat, errmsg)
     type(tcgemm_device_matrix), intent(inout) :: d
     integer, intent(out), optional :: stat
@@ -203,30 +210,60 @@ contains
     integer(c_int) :: status
 
     status = TCGEMM_SUCCESS
-    if (c_associated(d%ptr)) status = c_tcgemm_free(d%ptr)
+    if (c_associated(d%ptr) .and. .not. d%is_view) status = c_tcgemm_free(d%ptr)
     d = tcgemm_device_matrix()
     call finish(status, 'tcgemm_device_deallocate', stat, errmsg)
   end subroutine tcgemm_device_deallocate
 
+  !> Whether copies of `d` must keep to its own rows: a view narrower than its leading dimension
+  !> shares the rows around it with its parent, and past its last column there may be no memory
+  !> at all, so the whole-column copies of ld x cols blocks would overwrite (or overrun) them.
+  pure logical function rows_only(d)
+    type(tcgemm_device_matrix), intent(in) :: d
+    rows_only = d%is_view .and. d%rows < d%ld
+  end function rows_only
+
+  !> `ptr` moved by `bytes`. Device addresses are plain numbers to the host; nothing is read.
+  pure function offset_address(ptr, bytes) result(moved)
+    type(c_ptr), intent(in) :: ptr
+    integer(int64), intent(in) :: bytes
+    type(c_ptr) :: moved
+    moved = transfer(transfer(ptr, 0_c_intptr_t) + int(bytes, c_intptr_t), moved)
+  end function offset_address
+
+  !> Device address of element (1, j) of `d`.
+  pure function column_address(d, j) result(address)
+    type(tcgemm_device_matrix), intent(in) :: d
+    integer(int64), intent(in) :: j
+    type(c_ptr) :: address
+    address = offset_address(d%ptr, (j - 1) * d%ld * BYTES_PER_REAL64)
+  end function column_address
+
   !> Whether the shape of host array `host` fits device matrix `d`: PACKED = rows x cols,
-  !> VERBATIM = ld x cols. NOTHING_TO_COPY when it fits neither (reported as an error) or `d`
-  !> is empty (reported as success): the copy is then complete.
+  !> VERBATIM = ld x cols (not for a view narrower than ld: its padding rows are its parent's).
+  !> NOTHING_TO_COPY when it fits neither (reported as an error) or `d` is empty (reported as
+  !> success): the copy is then complete.
   integer function copy_layout(where, host, d, stat, errmsg)
     character(len=*), intent(in) :: where
     real(real64), intent(in) :: host(:, :)
     type(tcgemm_device_matrix), intent(in) :: d
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: allowed
 
     copy_layout = NOTHING_TO_COPY
-    if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%ld) then
+    if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%ld .and. &
+        .not. rows_only(d)) then
       copy_layout = VERBATIM
     else if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%rows) then
       copy_layout = PACKED
     else
+      allowed = ''
+      if (rows_only(d)) allowed = ' (a view: the host array must be rows x cols; the rows ' // &
+                                  'below it, up to ld, belong to its parent)'
       call fail_argument(where, 'the host array is ' // itoa(size(host, 1, int64)) // 'x' // &
                          itoa(size(host, 2, int64)) // ', the device matrix ' // &
-                         shape_text(d) // ' with ld = ' // itoa(d%ld), stat, errmsg)
+                         shape_text(d) // ' with ld = ' // itoa(d%ld) // allowed, stat, errmsg)
       return
     end if
     if (storage_bytes(d%rows, d%cols, d%ld) == 0) then
@@ -251,6 +288,10 @@ contains
       call finish(c_tcgemm_memcpy_to_device(dst%ptr, c_loc(src), int(bytes, c_int64_t)), &
                   where, stat, errmsg)
     case (PACKED)
+      if (rows_only(dst)) then
+        call upload_columns(where, src, dst, stat, errmsg)
+        return
+      end if
       ! One transfer of the whole ld x cols block beats one per column; the padding rows are
       ! sent as zeros so that the device contents are fully defined.
       allocate(staged(dst%ld, dst%cols))
@@ -279,12 +320,62 @@ contains
       call finish(c_tcgemm_memcpy_to_host(c_loc(dst), src%ptr, int(bytes, c_int64_t)), &
                   where, stat, errmsg)
     case (PACKED)
+      if (rows_only(src)) then
+        call download_span(where, src, dst, stat, errmsg)
+        return
+      end if
       allocate(staged(src%ld, src%cols))
       status = int(c_tcgemm_memcpy_to_host(c_loc(staged), src%ptr, int(bytes, c_int64_t)))
       if (status == TCGEMM_SUCCESS) dst = staged(1:src%rows, :)
       call finish(int(status, c_int), where, stat, errmsg)
     end select
   end subroutine copy_to_host
+
+  !> Upload into a view narrower than its ld: one transfer per column, so that nothing around
+  !> the view (its parent's other rows) is written. Stops at the first failed column.
+  subroutine upload_columns(where, src, dst, stat, errmsg)
+    character(len=*), intent(in) :: where
+    real(real64), intent(in), contiguous, target :: src(:, :)
+    type(tcgemm_device_matrix), intent(in) :: dst
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: status
+    integer(int64) :: j
+
+    status = TCGEMM_SUCCESS
+    do j = 1, dst%cols
+      status = c_tcgemm_memcpy_to_device(column_address(dst, j), c_loc(src(1, j)), &
+                                         int(dst%rows * BYTES_PER_REAL64, c_int64_t))
+      if (status /= TCGEMM_SUCCESS) exit
+    end do
+    call finish(status, where, stat, errmsg)
+  end subroutine upload_columns
+
+  !> Download from a view narrower than its ld: one transfer of the span from its first to its
+  !> last element (reading its parent's rows in between is harmless, and nothing past the last
+  !> element is read), then its rows are picked out. On error the host array is unchanged.
+  subroutine download_span(where, src, dst, stat, errmsg)
+    character(len=*), intent(in) :: where
+    type(tcgemm_device_matrix), intent(in) :: src
+    real(real64), intent(inout), contiguous :: dst(:, :)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    real(real64), allocatable, target :: staged(:)
+    integer(int64) :: span, j, first
+    integer(c_int) :: status
+
+    span = (src%cols - 1) * src%ld + src%rows
+    allocate(staged(span))
+    status = c_tcgemm_memcpy_to_host(c_loc(staged), src%ptr, &
+                                     int(span * BYTES_PER_REAL64, c_int64_t))
+    if (status == TCGEMM_SUCCESS) then
+      do j = 1, src%cols
+        first = (j - 1) * src%ld + 1
+        dst(:, j) = staged(first:first + src%rows - 1)
+      end do
+    end if
+    call finish(status, where, stat, errmsg)
+  end subroutine download_span
 
   !> Wait until all work queued on `stream` (absent: the default stream) has finished. Errors
   !> of earlier asynchronous launches surface here.

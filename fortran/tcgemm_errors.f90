@@ -18,9 +18,11 @@ module tcgemm_errors
   public :: report, finish, fail_argument, itoa
 
   !> True while the last failure on this thread came from module tcgemm's own checks (shapes,
-  !> allocation state), made before any library call: tcgemm_last_error_argument() is 0 then.
+  !> allocation state, host-array extents, views), made before any library call:
+  !> tcgemm_last_error_argument() then gives module_argument, the number that check blamed (0: none).
   logical :: module_failed = .false.
-  !$omp threadprivate(module_failed)
+  integer :: module_argument = 0
+  !$omp threadprivate(module_failed, module_argument)
 
 contains
 
@@ -59,13 +61,18 @@ contains
   !> The argument the last failed tcgemm call on this thread blamed, as a number (0: none).
   !> For tcgemm_dgemm on host arrays (the BLAS form) it is reference DGEMM's numbering, as
   !> XERBLA's INFO: 1 transa, 2 transb, 3 m, 4 n, 5 k, 6 alpha, 7 a, 8 lda, 9 b, 10 ldb,
-  !> 11 beta, 12 c, 13 ldc. Calls on device matrices report the position the library gives
-  !> for the C entry point behind them (see tcgemm.h); module tcgemm's own checks (shapes,
-  !> allocation state) blame no numbered argument and give 0.
+  !> 11 beta, 12 c, 13 ldc; the module's own checks of the host arrays (contiguity, extent) blame
+  !> a, b or c by those numbers too. Calls on device matrices report the position the library
+  !> gives for the C entry point behind them (see tcgemm.h); tcgemm_device_view blames its own
+  !> arguments by position (1 a, 2 row, 3 col, 4 rows, 5 cols); module tcgemm's other checks
+  !> (shapes of device matrices, allocation state) blame no numbered argument and give 0.
   function tcgemm_last_error_argument() result(argument)
     integer :: argument
-    argument = 0
-    if (.not. module_failed) argument = int(c_tcgemm_last_error_argument())
+    if (module_failed) then
+      argument = module_argument
+    else
+      argument = int(c_tcgemm_last_error_argument())
+    end if
   end function tcgemm_last_error_argument
 
   !> Version of the library linked at run time, e.g. "0.1.0".
@@ -129,12 +136,16 @@ contains
   end subroutine finish
 
   !> Report an argument error found by module tcgemm itself (shapes of device matrices,
-  !> allocation state).
-  subroutine fail_argument(where, detail, stat, errmsg)
+  !> allocation state, host-array extents, views); `argument` is the number it blames, for
+  !> tcgemm_last_error_argument (absent: none).
+  subroutine fail_argument(where, detail, stat, errmsg, argument)
     character(len=*), intent(in) :: where, detail
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    integer, intent(in), optional :: argument
     module_failed = .true.
+    module_argument = 0
+    if (present(argument)) module_argument = argument
     call report_failure(int(TCGEMM_ERROR_INVALID_ARGUMENT), where, detail, stat, errmsg)
   end subroutine fail_argument
 

@@ -3,18 +3,33 @@
 !> tcgemm_host_unregister to pin host arrays.
 !>
 !> dgemm_host_* are the host-array forms of the generic tcgemm_dgemm (assembled in module
-!> tcgemm). Programs `use tcgemm`, not this module.
+!> tcgemm): one per kind of the sizes (default integer or int64) and of `stat`, whose kind
+!> follows the caller's default integer (int64 under -fdefault-integer-8). The arrays are
+!> assumed-rank, so elements (`a(i, j), lda`: the BLAS sub-matrix idiom), whole arrays and
+!> contiguous sections of any rank arrive without copy; tcgemm_host_operands says what each one
+!> is and whether the call fits in it. Programs `use tcgemm`, not this module.
 module tcgemm_host_dgemm
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_char, c_loc, c_int64_t
-  use tcgemm_c, only: c_tcgemm_dgemm_host, c_tcgemm_release_workspace, c_tcgemm_host_register, &
-                      c_tcgemm_host_unregister
-  use tcgemm_errors, only: finish
+  use, intrinsic :: iso_c_binding, only: c_char, c_loc, c_int64_t, c_associated, c_f_pointer
+  use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, c_tcgemm_dgemm_host, c_tcgemm_release_workspace, &
+                      c_tcgemm_host_register, c_tcgemm_host_unregister
+  use tcgemm_errors, only: finish, fail_argument
+  use tcgemm_host_operands, only: host_operand, host_operand_of, operand_problem, matrix_span, &
+                                  UNKNOWN_EXTENT
   implicit none
   private
 
-  public :: dgemm_host_i32_r2, dgemm_host_i64_r2, dgemm_host_i32_r1, dgemm_host_i64_r1
+  public :: dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
   public :: tcgemm_release_workspace, tcgemm_host_register, tcgemm_host_unregister
+
+  !> Reference DGEMM's numbers of the array arguments (XERBLA's INFO), for the module's errors.
+  integer, parameter :: ARG_A = 7, ARG_B = 9, ARG_C = 12
+  !> Most elements (ld * columns) of one matrix the library accepts: TCGEMM_MAX_MATRIX_BYTES / 8.
+  integer(int64), parameter :: MAX_MATRIX_ELEMENTS = TCGEMM_MAX_MATRIX_BYTES / 8
+
+  !> Stands in for an operand with nothing to address (zero-size or rejected): the library's
+  !> interface wants an array, and it reads no element of one the call does not touch.
+  real(real64), target, save :: no_elements(1) = 0.0_real64
 
   !> Pin (page-lock) a contiguous real64 host array for fast copies to the GPU, and undo it.
   interface tcgemm_host_register
@@ -24,86 +39,208 @@ module tcgemm_host_dgemm
     module procedure host_unregister_r1, host_unregister_r2
   end interface tcgemm_host_unregister
 
+  !> One matrix operand as the call describes it: its rows and columns as stored, their names
+  !> in the call's terms (for messages), and whether the call reads or writes it.
+  type :: stored_matrix
+    integer(int64) :: rows = 0, cols = 0
+    character(len=1) :: rows_name = ' ', cols_name = ' '
+    logical :: touched = .false.
+  end type stored_matrix
+
 contains
 
-  !> Host-array DGEMM with 64-bit sizes on element sequences (all host specifics end here).
+  !> X as stored for op(X) = X ('N') or X^T ('T', 'C') when op(X) is op_rows x op_cols.
+  pure function stored(trans, op_rows, op_cols, op_rows_name, op_cols_name, touched) result(x)
+    character(len=1), intent(in) :: trans
+    integer(int64), intent(in) :: op_rows, op_cols
+    character(len=1), intent(in) :: op_rows_name, op_cols_name
+    logical, intent(in) :: touched
+    type(stored_matrix) :: x
+
+    if (trans == 'N' .or. trans == 'n') then
+      x = stored_matrix(op_rows, op_cols, op_rows_name, op_cols_name, touched)
+    else
+      x = stored_matrix(op_cols, op_rows, op_cols_name, op_rows_name, touched)
+    end if
+  end function stored
+
+  pure logical function valid_flag(trans)
+    character(len=1), intent(in) :: trans
+    valid_flag = index('NnTtCc', trans) > 0
+  end function valid_flag
+
+  !> ld >= max(1, rows), and, when the call touches it, at most TCGEMM_MAX_MATRIX_BYTES.
+  pure logical function valid_ld(x, ld)
+    type(stored_matrix), intent(in) :: x
+    integer(int64), intent(in) :: ld
+    valid_ld = ld >= max(1_int64, x%rows)
+    if (valid_ld .and. x%touched .and. x%cols > 0) valid_ld = ld <= MAX_MATRIX_ELEMENTS / x%cols
+  end function valid_ld
+
+  !> Why operand `op` cannot hold matrix `x` (see operand_problem), or ''.
+  function problem_of(op, number, name, matrix, x, ld_name, ld) result(problem)
+    type(host_operand), intent(in) :: op
+    integer, intent(in) :: number
+    character(len=*), intent(in) :: name, matrix, ld_name
+    type(stored_matrix), intent(in) :: x
+    integer(int64), intent(in) :: ld
+    character(len=:), allocatable :: problem
+    character(len=24) :: sizes
+
+    write (sizes, '(i0,a,i0)') x%rows, ' x ', x%cols
+    problem = operand_problem(op, number, name, matrix, &
+                              x%rows_name // ' x ' // x%cols_name // ' = ' // trim(sizes), &
+                              ld_name, '(' // x%cols_name // '-1)*' // ld_name // ' + ' // &
+                              x%rows_name, x%rows, x%cols, ld, x%touched)
+  end function problem_of
+
+  !> A Fortran view of an operand's elements, for the library's array interface; the placeholder
+  !> when there is nothing to address.
+  subroutine element_sequence(op, x, ld, elements)
+    type(host_operand), intent(in) :: op
+    type(stored_matrix), intent(in) :: x
+    integer(int64), intent(in) :: ld
+    real(real64), pointer, contiguous, intent(out) :: elements(:)
+    integer(int64) :: count
+
+    if (.not. c_associated(op%address)) then
+      elements => no_elements
+      return
+    end if
+    count = op%extent
+    if (count == UNKNOWN_EXTENT) count = matrix_span(x%rows, x%cols, ld)
+    call c_f_pointer(op%address, elements, [max(1_int64, count)])
+  end subroutine element_sequence
+
+  !> Host-array DGEMM with 64-bit sizes on assumed-rank operands (all host specifics end here).
+  !>
+  !> The library checks its own arguments first (flags, sizes, leading dimensions, size limit)
+  !> and numbers them as reference DGEMM does. The module's checks of the arrays themselves
+  !> (contiguity, extent) run only when those pass: its message never hides the library's, and
+  !> every call the library would run has had its arrays checked. Only the rules of the library
+  !> that decide "accepted" are repeated here (valid_flag, valid_ld), none of its messages.
   subroutine dgemm_host_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
                              stat, errmsg)
     character(len=1), intent(in) :: transa, transb
     integer(int64), intent(in) :: m, n, k, lda, ldb, ldc
     real(real64), intent(in) :: alpha, beta
-    real(real64), intent(in) :: a(*), b(*)
-    real(real64), intent(inout) :: c(*)
+    real(real64), intent(in), target :: a(..), b(..)
+    real(real64), intent(inout), target :: c(..)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: where = 'tcgemm_dgemm'
+    type(host_operand) :: a_op, b_op, c_op
+    type(stored_matrix) :: a_mat, b_mat, c_mat
+    real(real64), pointer, contiguous :: a_seq(:), b_seq(:), c_seq(:)
+    character(len=:), allocatable :: problem
     character(kind=c_char) :: c_transa, c_transb
+    logical :: reads_ab
+    integer :: blamed
 
+    a_op = host_operand_of(a)
+    b_op = host_operand_of(b)
+    c_op = host_operand_of(c)
+    ! What the library touches: A and B when the product is non-empty and alpha /= 0, C when it
+    ! has elements (tcgemm.h: alpha = 0 means A and B are not read). A NaN alpha reads them, as
+    ! the library's `alpha != 0.0` does; written with <= to keep -Wcompare-reals quiet.
+    reads_ab = m > 0 .and. n > 0 .and. k > 0 .and. .not. (abs(alpha) <= 0.0_real64)
+    a_mat = stored(transa, m, k, 'm', 'k', reads_ab)
+    b_mat = stored(transb, k, n, 'k', 'n', reads_ab)
+    c_mat = stored_matrix(m, n, 'm', 'n', m > 0 .and. n > 0)
+
+    if (valid_flag(transa) .and. valid_flag(transb) .and. min(m, n, k) >= 0 .and. &
+        valid_ld(a_mat, lda) .and. valid_ld(b_mat, ldb) .and. valid_ld(c_mat, ldc)) then
+      blamed = ARG_A
+      problem = problem_of(a_op, ARG_A, 'a', 'A', a_mat, 'lda', lda)
+      if (len(problem) == 0) then
+        blamed = ARG_B
+        problem = problem_of(b_op, ARG_B, 'b', 'B', b_mat, 'ldb', ldb)
+      end if
+      if (len(problem) == 0) then
+        blamed = ARG_C
+        problem = problem_of(c_op, ARG_C, 'c', 'C', c_mat, 'ldc', ldc)
+      end if
+      if (len(problem) > 0) then
+        call fail_argument(where, problem, stat, errmsg, argument=blamed)
+        return
+      end if
+    end if
+
+    call element_sequence(a_op, a_mat, lda, a_seq)
+    call element_sequence(b_op, b_mat, ldb, b_seq)
+    call element_sequence(c_op, c_mat, ldc, c_seq)
     ! Copy the flags into local c_char variables before passing them by value: gfortran 12
     ! passes a character dummy argument handed on to a `character(kind=c_char), value` dummy
     ! as (part of) its address instead of its value. tests/fortran/test_errors_cpu catches it.
     c_transa = transa
     c_transb = transb
-    call finish(c_tcgemm_dgemm_host(c_transa, c_transb, m, n, k, alpha, a, lda, b, ldb, beta, &
-                                    c, ldc), 'tcgemm_dgemm', stat, errmsg)
+    call finish(c_tcgemm_dgemm_host(c_transa, c_transb, m, n, k, alpha, a_seq, lda, b_seq, ldb, &
+                                    beta, c_seq, ldc), where, stat, errmsg)
   end subroutine dgemm_host_core
 
-  !> Host arrays a(lda,*), b(ldb,*), c(ldc,*), default-integer sizes (BLAS dgemm).
-  subroutine dgemm_host_i32_r2(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
-                               stat, errmsg)
+  !> Default-integer sizes and stat (BLAS dgemm).
+  subroutine dgemm_host_i32(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+                            stat, errmsg)
     character(len=1), intent(in) :: transa, transb
     integer(int32), intent(in) :: m, n, k, lda, ldb, ldc
     real(real64), intent(in) :: alpha, beta
-    real(real64), intent(in) :: a(lda, *), b(ldb, *)
-    real(real64), intent(inout) :: c(ldc, *)
-    integer, intent(out), optional :: stat
+    real(real64), intent(in), target :: a(..), b(..)
+    real(real64), intent(inout), target :: c(..)
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call dgemm_host_core(transa, transb, int(m, int64), int(n, int64), int(k, int64), alpha, &
                          a, int(lda, int64), b, int(ldb, int64), beta, c, int(ldc, int64), &
                          stat, errmsg)
-  end subroutine dgemm_host_i32_r2
+  end subroutine dgemm_host_i32
 
-  !> Host arrays a(lda,*), b(ldb,*), c(ldc,*), int64 sizes.
-  subroutine dgemm_host_i64_r2(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
-                               stat, errmsg)
+  !> int64 sizes, default-integer stat.
+  subroutine dgemm_host_i64(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+                            stat, errmsg)
     character(len=1), intent(in) :: transa, transb
     integer(int64), intent(in) :: m, n, k, lda, ldb, ldc
     real(real64), intent(in) :: alpha, beta
-    real(real64), intent(in) :: a(lda, *), b(ldb, *)
-    real(real64), intent(inout) :: c(ldc, *)
-    integer, intent(out), optional :: stat
+    real(real64), intent(in), target :: a(..), b(..)
+    real(real64), intent(inout), target :: c(..)
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call dgemm_host_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
                          stat, errmsg)
-  end subroutine dgemm_host_i64_r2
+  end subroutine dgemm_host_i64
 
-  !> Host arrays stored as rank-1 element sequences, default-integer sizes.
-  subroutine dgemm_host_i32_r1(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
-                               stat, errmsg)
+  !> int64 sizes and an int64 stat: a caller compiled with -fdefault-integer-8. `stat` is not
+  !> optional here: that is what tells this specific from dgemm_host_i64 (a call without stat
+  !> goes there).
+  subroutine dgemm_host_i64_stat64(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, &
+                                   ldc, stat, errmsg)
+    character(len=1), intent(in) :: transa, transb
+    integer(int64), intent(in) :: m, n, k, lda, ldb, ldc
+    real(real64), intent(in) :: alpha, beta
+    real(real64), intent(in), target :: a(..), b(..)
+    real(real64), intent(inout), target :: c(..)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call dgemm_host_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+                         status, errmsg)
+    stat = status
+  end subroutine dgemm_host_i64_stat64
+
+  !> Default-integer sizes with an int64 stat.
+  subroutine dgemm_host_i32_stat64(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, &
+                                   ldc, stat, errmsg)
     character(len=1), intent(in) :: transa, transb
     integer(int32), intent(in) :: m, n, k, lda, ldb, ldc
     real(real64), intent(in) :: alpha, beta
-    real(real64), intent(in) :: a(*), b(*)
-    real(real64), intent(inout) :: c(*)
-    integer, intent(out), optional :: stat
+    real(real64), intent(in), target :: a(..), b(..)
+    real(real64), intent(inout), target :: c(..)
+    integer(int64), intent(out) :: stat
     character(len=*), intent(inout), optional :: errmsg
+    integer :: status
     call dgemm_host_core(transa, transb, int(m, int64), int(n, int64), int(k, int64), alpha, &
                          a, int(lda, int64), b, int(ldb, int64), beta, c, int(ldc, int64), &
-                         stat, errmsg)
-  end subroutine dgemm_host_i32_r1
-
-  !> Host arrays stored as rank-1 element sequences, int64 sizes.
-  subroutine dgemm_host_i64_r1(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
-                               stat, errmsg)
-    character(len=1), intent(in) :: transa, transb
-    integer(int64), intent(in) :: m, n, k, lda, ldb, ldc
-    real(real64), intent(in) :: alpha, beta
-    real(real64), intent(in) :: a(*), b(*)
-    real(real64), intent(inout) :: c(*)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call dgemm_host_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
-                         stat, errmsg)
-  end subroutine dgemm_host_i64_r1
+                         status, errmsg)
+    stat = status
+  end subroutine dgemm_host_i32_stat64
 
   !> Pin a contiguous host array (rank 1 or 2) for direct-DMA copies; host_unregister_* undo it.
   subroutine host_register_r1(x, stat, errmsg)

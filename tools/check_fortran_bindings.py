@@ -103,6 +103,9 @@ def expected_argument(param):
         return [("type", "c_ptr", True, None)]
     if depth == 2 and base == "void":
         return [("type", "c_ptr", False, {"out", "inout", None})]
+    if depth == 1 and base == "cudaStream_t":
+        # an out-argument receiving a stream handle: type(c_ptr) by reference
+        return [("type", "c_ptr", False, {"out", "inout", None})]
     if depth == 1 and base in C_STRUCTS:
         return [("type", base, False, pointee_intent)]
     if depth == 1 and base == "double":
@@ -388,6 +391,8 @@ def self_test(header_text, fortran_text):
             "tcgemm_status tcgemm_release_workspace(void);",
             "tcgemm_status tcgemm_release_workspace(void);\ntcgemm_status tcgemm_new_entry(int64_t n);", 1),
             fortran_text, True),
+        "stream out-argument by value": (header_text, fortran_text.replace(
+            "type(c_ptr), intent(out) :: stream\n", "type(c_ptr), value :: stream\n", 1), True),
         "C argument added": (header_text.replace(
             "tcgemm_status tcgemm_synchronize(cudaStream_t stream);",
             "tcgemm_status tcgemm_synchronize(cudaStream_t stream, int32_t flags);", 1), fortran_text, True),

@@ -27,6 +27,14 @@ program test_error_stop_cpu
   select case (which)
   case ('host_dgemm_lda')
     call tcgemm_dgemm('N', 'N', 4, 4, 4, 1.0_real64, a, 3, b, 4, 0.0_real64, c, 4)
+  case ('host_non_contiguous')
+    ! The sub-matrix written as a section: rejected by name (with the remedy), never copied.
+    call tcgemm_dgemm('N', 'N', 2, 2, 2, 1.0_real64, a(2:, 2:), 4, b, 4, 0.0_real64, c, 4)
+  case ('view_outside')
+    block
+      type(tcgemm_device_matrix) :: v
+      v = tcgemm_device_view(a_d, 35, 1, 10, 12)
+    end block
   case ('errmsg_without_stat')
     ! errmsg alone does not catch the error: like ALLOCATE, only stat does.
     call tcgemm_dgemm('N', 'N', 4, 4, -4, 1.0_real64, a, 4, b, 4, 0.0_real64, c, 4, errmsg=errmsg)

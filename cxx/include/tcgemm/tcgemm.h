@@ -226,6 +226,23 @@ tcgemm_status tcgemm_memcpy_to_device(void* device_dst, const void* host_src, in
 tcgemm_status tcgemm_memcpy_to_host(void* host_dst, const void* device_src, int64_t bytes);
 tcgemm_status tcgemm_synchronize(cudaStream_t stream);
 
+/* ---- streams (for Fortran and C callers without the CUDA headers) --------------------------------- */
+/* A new CUDA stream on the current device, for the `stream` argument of the launches above. It is a blocking
+ * stream (cudaStreamDefault): its work waits for earlier work on the legacy default stream, where
+ * tcgemm_memcpy_to_device runs, so an upload followed by a launch on the stream needs no synchronization in
+ * between. *stream is NULL after a failure. Errors: stream == NULL is argument 1
+ * (TCGEMM_ERROR_INVALID_ARGUMENT); no GPU gives TCGEMM_ERROR_NO_DEVICE; a failure of CUDA gives
+ * TCGEMM_ERROR_CUDA with CUDA's own text in tcgemm_last_error(). */
+tcgemm_status tcgemm_stream_create(cudaStream_t* stream);
+/* Destroys a stream of tcgemm_stream_create (or cudaStreamCreate); work already queued on it still completes.
+ * NULL is a no-op, as in tcgemm_free, so clean-up code may call it unconditionally. */
+tcgemm_status tcgemm_stream_destroy(cudaStream_t stream);
+/* Waits until all work queued on the stream (NULL: the legacy default stream) has finished; errors of earlier
+ * asynchronous launches surface here (TCGEMM_ERROR_CUDA, or TCGEMM_ERROR_CONTEXT_LOST for a sticky one).
+ * The same wait as tcgemm_synchronize, but the device is checked first: without a GPU this gives
+ * TCGEMM_ERROR_NO_DEVICE, not CUDA's initialisation error. */
+tcgemm_status tcgemm_stream_synchronize(cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,107 @@
+!> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): what a host-array argument of
+!> tcgemm_dgemm (the BLAS form) really is, and whether the matrix the call describes fits in it.
+!>
+!> The BLAS form takes its operands as assumed-rank `x(..)` dummies with TARGET, so that every
+!> actual argument arrives without copy-in: an element `a(i, j)` as a rank-0 actual whose
+!> address is the parent's element (the sub-matrix idiom, `a(i, j), lda`), and whole arrays or
+!> sections of any rank with their own descriptor. That lets the module see what it was given:
+!>   * a rank-0 actual (an element or a scalar): its address; the extent is unknown, and the
+!>     call is trusted to stay inside the parent, as reference BLAS trusts it;
+!>   * a contiguous array: its address and its size, against which the call's reach is checked;
+!>   * an array associated with an assumed-size dummy of the caller (`a(lda, *)`): contiguous,
+!>     extent unknown (the last extent is -1), trusted like an element;
+!>   * a non-contiguous array (`a(i:, j:)` with i > 1, strided sections): rejected by name. Its
+!>     elements are not `lda` apart in memory, so no leading dimension could describe it; an
+!>     explicit-shape dummy would have packed it into a temporary and the parent's lda would
+!>     then have run past the temporary's end.
+!> Programs `use tcgemm`, not this module; tests use host_operand_of to prove the addresses.
+module tcgemm_host_operands
+  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc
+  use tcgemm_errors, only: itoa
+  implicit none
+  private
+
+  public :: host_operand, host_operand_of, operand_problem, matrix_span, UNKNOWN_EXTENT
+
+  !> host_operand%extent of an actual argument whose size the module cannot know.
+  integer(int64), parameter :: UNKNOWN_EXTENT = -1
+
+  !> One host-array actual argument as the callee sees it.
+  type :: host_operand
+    type(c_ptr) :: address = c_null_ptr      !< its first element; null for a zero-size or
+                                             !< non-contiguous array (nothing to address)
+    integer(int64) :: extent = UNKNOWN_EXTENT !< elements from `address` to the actual's end
+    logical :: contiguous = .true.
+    integer :: rank = 0                       !< rank of the actual (0: element or scalar)
+  end type host_operand
+
+contains
+
+  !> Describe the actual argument behind assumed-rank dummy `x` (see the module comment).
+  function host_operand_of(x) result(op)
+    real(real64), intent(in), target :: x(..)
+    type(host_operand) :: op
+    integer :: dim
+
+    op%rank = rank(x)
+    op%contiguous = is_contiguous(x)
+    op%extent = UNKNOWN_EXTENT
+    if (op%rank > 0) then
+      ! SIZE(x) without DIM is not allowed for an assumed-size actual; its last extent is -1.
+      if (size(x, op%rank, int64) >= 0) then
+        op%extent = 1
+        do dim = 1, op%rank
+          op%extent = op%extent * size(x, dim, int64)
+        end do
+      end if
+    end if
+    ! C_LOC needs a contiguous array of nonzero size (or a scalar).
+    if (op%contiguous .and. op%extent /= 0) op%address = c_loc(x)
+  end function host_operand_of
+
+  !> Elements a rows x cols matrix with leading dimension ld reaches from its first element:
+  !> (cols - 1) * ld + rows, or 0 when it is empty. The caller has bounded ld * cols (the
+  !> library's size limit), so this cannot overflow.
+  pure integer(int64) function matrix_span(rows, cols, ld)
+    integer(int64), intent(in) :: rows, cols, ld
+    matrix_span = 0
+    if (rows > 0 .and. cols > 0) matrix_span = (cols - 1) * ld + rows
+  end function matrix_span
+
+  !> Why operand `op` (argument `number`, called `name`) cannot hold the matrix the call
+  !> describes, or '' when it can. `matrix` names the matrix ('A'), `shape_text` its shape in the
+  !> call's terms ('m x k = 10 x 5') and `reach_text` the formula of its span
+  !> ('(k-1)*lda + m'). `touched`: whether the call reads or writes it at all; an operand it
+  !> does not touch (BLAS: A and B when alpha = 0) needs no room, but must still be contiguous.
+  function operand_problem(op, number, name, matrix, shape_text, ld_name, reach_text, rows, &
+                           cols, ld, touched) result(problem)
+    type(host_operand), intent(in) :: op
+    integer, intent(in) :: number
+    character(len=*), intent(in) :: name, matrix, shape_text, ld_name, reach_text
+    integer(int64), intent(in) :: rows, cols, ld
+    logical, intent(in) :: touched
+    character(len=:), allocatable :: problem
+    character(len=:), allocatable :: subject
+    integer(int64) :: reach
+
+    problem = ''
+    subject = 'argument ' // itoa(int(number, int64)) // ' (' // name // ')'
+    if (.not. op%contiguous) then
+      problem = subject // ' is a non-contiguous array section (such as ' // name // &
+                '(i:, j:) with i > 1, or a strided one): its columns are not ' // ld_name // &
+                ' elements apart in memory. Pass its first element, ' // name // '(i, j), with ' // &
+                'the parent''s ' // ld_name // ' (the BLAS sub-matrix idiom), or a contiguous array'
+      return
+    end if
+    if (.not. touched .or. op%extent == UNKNOWN_EXTENT) return
+    reach = matrix_span(rows, cols, ld)
+    if (reach > op%extent) then
+      problem = subject // ' holds ' // itoa(op%extent) // ' elements, but ' // matrix // &
+                ' as stored (' // shape_text // ', ' // ld_name // ' = ' // itoa(ld) // &
+                ') reaches element ' // reach_text // ' = ' // itoa(reach) // &
+                ' of it: the call would address memory outside the array'
+    end if
+  end function operand_problem
+
+end module tcgemm_host_operands
