@@ -15,8 +15,14 @@ namespace tcgemm::detail::sm90 {
 
 // ---- the kernel --------------------------------------------------------------------------------------
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kMmaK_, bool kAMnContiguous,
-          bool kBMnContiguous, bool kVec16_, int kPipeline_ = 1, int kMinBlocks_ = 1, bool kTransposeC_ = false>
+          bool kBMnContiguous, bool kVec16_, int kPipeline_ = 1, int kMinBlocks_ = 1, bool kTransposeC_ = false,
+          bool kClusterSplit_ = false>
 struct Traits {
+  // kClusterSplit: the k-slices of a tile (gridDim.y) are one thread-block cluster and add their partial
+  // tiles in distributed shared memory before storing C (rules.hpp, sm90_cluster_split). Its own instance,
+  // so that the epilogue of every other instance stays as it was measured.
+  static constexpr bool kClusterSplit = kClusterSplit_;
+  static_assert(!(kClusterSplit_ && kTransposeC_), "a cluster split-K adds staged tiles; 'T','T' has none");
   // kTransposeC: the kernel computes D = L R with L = op(B)^T, R = op(A)^T and stores D^T into C. The
   // launcher uses it for transa = transb = 'T': then L = B is mn-contiguous and R = A k-contiguous, the
   // layout pair whose 16-byte fragment loads land directly in the DMMA operand registers (as for 'N','N').
@@ -362,14 +368,15 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
                 "a warp column is whole bank lines, and lanes split evenly over columns");
   // Deep products skip it: their epilogue is a small part of the block's time, and the extra barrier and
   // shared-memory round trip cost ~0.5% at 8192^3 (measured; +2.5% at 2048^3, +11-18% at small k).
-  // A cluster split-K always takes it: its slices add their staged tiles (the host checked that they fit).
   constexpr int kStagedEpilogueMaxKTiles = 256;
-  const int cluster_slices = p.cluster_slices;
-  if (!T::kTransposeC && (ktiles <= kStagedEpilogueMaxKTiles || cluster_slices > 1) &&
-      int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
-    // Write side: lane (g, t) owns rows [RT g, RT g + RT) of warp columns 2 NT t + NT e + j; its chunk
-    // (RT / 2) g + i is XOR-swizzled by t into the two chunk bits (of the three that pick a 16-byte slot in
-    // a bank line) that g's parity does not use, so a quarter-warp's 8 stores hit 8 distinct slots.
+  if constexpr (T::kClusterSplit) {
+    // Cluster split-K (a separate instance, so that the other instances keep their epilogue unchanged: a
+    // shared one with run-time cluster branches measured 1-3% slower at 4096^3 and at small k). Each slice
+    // parks its warp tiles in its shared memory as the staged epilogue below does (the host checked that
+    // the buffers hold them); after a cluster barrier, slice (cluster rank) r stores the steps r, r + S, ...
+    // (S = slices) of every warp tile, each chunk the sum of the S slices' chunks added in rank order
+    // 0, 1, ..., S - 1: the sum of the workspace reduction (split_k_reduce), in the same order, so the bits
+    // do not depend on the route or on the run.
     constexpr int kGBit = log2_exact(kRowsPerLane / 2);
     constexpr int kLoBit = kGBit == 0 ? 1 : 0, kHiBit = kGBit == 2 ? 1 : 2;
     auto swizzle = [](int tq) { return ((tq & 1) << kLoBit) | (((tq >> 1) & 1) << kHiBit); };
@@ -388,38 +395,21 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
               make_double2(acc[i][j][e], acc[i][j][2 + e]);
         }
       }
-    // Cluster split-K: every slice's tile must be in its shared memory before any slice reads it. Without
-    // a cluster the warp reads back only what it wrote itself.
-    if (cluster_slices > 1)
-      arch::cluster_sync();
-    else
-      __syncwarp();
-    // Store side: lane L takes chunk L % kChunksPerCol of column L / kChunksPerCol (+ the step's columns).
-    // In a cluster split-K, slice (cluster rank) r stores the steps r, r + S, ... (S = slices) of every warp
-    // tile, each chunk the sum of the S slices' chunks added in rank order 0, 1, ..., S - 1: the same sum,
-    // in the same order, as the workspace reduction (split_k_reduce), so the bits do not depend on the
-    // route or on the run.
-    const int rank = cluster_slices > 1 ? static_cast<int>(slice_index_reread()) : 0;
-    const int step_stride = cluster_slices > 1 ? cluster_slices : 1;
+    arch::cluster_sync();  // every slice's tile is in its shared memory before any slice reads it
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
     const bool vec_c = p.c_vec16 != 0;
+    const int slices = p.cluster_slices;
     constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
-#pragma unroll 4
-    for (int step = rank; step < kSteps; step += step_stride) {
+    for (int step = static_cast<int>(slice_index_reread()); step < kSteps; step += slices) {
       const int idx = step * kWarpSizeThreads + lane;
       const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
       const char* const slot = wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes;
-      double2 a;
-      if (cluster_slices > 1) {
-        a = make_double2(0.0, 0.0);
-        for (int q = 0; q < cluster_slices; ++q) {
-          const double2 w = arch::cluster_load_double2(slot, q);
-          a.x += w.x;
-          a.y += w.y;
-        }
-      } else {
-        a = *reinterpret_cast<const double2*>(slot);
+      double2 a = make_double2(0.0, 0.0);
+      for (int q = 0; q < slices; ++q) {
+        const double2 w = arch::cluster_load_double2(slot, q);
+        a.x += w.x;
+        a.y += w.y;
       }
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
       if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
@@ -444,7 +434,64 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       }
     }
     // No slice may exit (and release its shared memory) while the others still read its tile.
-    if (cluster_slices > 1) arch::cluster_sync();
+    arch::cluster_sync();
+  } else if (!T::kTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
+      int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
+    // Write side: lane (g, t) owns rows [RT g, RT g + RT) of warp columns 2 NT t + NT e + j; its chunk
+    // (RT / 2) g + i is XOR-swizzled by t into the two chunk bits (of the three that pick a 16-byte slot in
+    // a bank line) that g's parity does not use, so a quarter-warp's 8 stores hit 8 distinct slots.
+    constexpr int kGBit = log2_exact(kRowsPerLane / 2);
+    constexpr int kLoBit = kGBit == 0 ? 1 : 0, kHiBit = kGBit == 2 ? 1 : 2;
+    auto swizzle = [](int tq) { return ((tq & 1) << kLoBit) | (((tq >> 1) & 1) << kHiBit); };
+    __syncthreads();  // every warp has finished reading the pipeline's stages
+    const int warp = tid_reread >> 5, lane = tid_reread & 31;
+    char* const wtile = reinterpret_cast<char*>(sm90_smem) + warp * kWarpTileBytes;
+#pragma unroll
+    for (int e = 0; e < 2; ++e)
+#pragma unroll
+      for (int j = 0; j < kNTiles; ++j) {
+        const int col = 2 * kNTiles * t + kNTiles * e + j;
+#pragma unroll
+        for (int i = 0; i < kMTiles; ++i) {
+          const int chunk = (kRowsPerLane / 2) * g + i;
+          *reinterpret_cast<double2*>(wtile + (col * kChunksPerCol + (chunk ^ swizzle(t))) * kChunkBytes) =
+              make_double2(acc[i][j][e], acc[i][j][2 + e]);
+        }
+      }
+    __syncwarp();
+    // Store side: lane L takes chunk L % kChunksPerCol of column L / kChunksPerCol (+ the step's columns).
+    const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
+    const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
+    const bool vec_c = p.c_vec16 != 0;
+    constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
+#pragma unroll 4
+    for (int step = 0; step < kSteps; ++step) {
+      const int idx = step * kWarpSizeThreads + lane;
+      const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
+      const double2 a = *reinterpret_cast<const double2*>(
+          wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes);
+      const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
+      if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
+      double* c = C + gcol * p.ldc + grow;
+      if (vec_c && grow + 1 < p.m) {
+        double2 v = make_double2(p.alpha * a.x, p.alpha * a.y);
+        if (read_c) {
+          const double2 old = *reinterpret_cast<const double2*>(c);
+          v.x = fma(p.beta, old.x, v.x);
+          v.y = fma(p.beta, old.y, v.y);
+        }
+        *reinterpret_cast<double2*>(c) = v;
+      } else {
+        double v = p.alpha * a.x;
+        if (read_c) v = fma(p.beta, c[0], v);
+        c[0] = v;
+        if (grow + 1 < p.m) {
+          double w = p.alpha * a.y;
+          if (read_c) w = fma(p.beta, c[1], w);
+          c[1] = w;
+        }
+      }
+    }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
     const bool vec_c = p.c_vec16 != 0 && row0 + kRowsPerLane <= p.m;

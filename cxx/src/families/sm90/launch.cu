@@ -2,7 +2,8 @@
 // (kernel.cuh), one family of instances per entry of kSm90Shapes (rules.hpp).
 //
 // Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
-// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels.
+// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels, plus the cluster
+// split-K instances of the three forms other than 'T','T' (6 kernels).
 #include <array>
 #include <atomic>
 #include <utility>
@@ -64,27 +65,25 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
     p.lda = ld;
   }
   constexpr Sm90Shape s = kSm90Shapes[kShape];
-  const sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
-                                          p.C, p.ldc, s.tile_m, s.tile_n, cfg.stages);
+  sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
+                                    p.ldc, s.tile_m, s.tile_n, cfg.stages);
+  const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
+  // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split), in the
+  // cluster instance of the kernel.
+  if (sm90_cluster_split(s, cfg.stages, split, plan.params.tiles_m * plan.params.tiles_n, ctx.sm_count, p.transa,
+                         p.transb))
+    sm90::apply_cluster_split(plan, split);
   return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
     using K = typename decltype(tag)::type;
     // The build's sm_90 code was checked with the device rules (sm90_code_available: every instance of this
     // file is compiled for the same architectures as its probe kernel).
     const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
     TCGEMM_TRY(ensure_dynamic_smem_limit(kernel, ctx, kKernelName));
-    const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
-    if (split.slices == 1) {
+    if (split.slices == 1 || plan.cluster) {
       const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
-      if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel");
-      return TCGEMM_SUCCESS;
-    }
-    // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split).
-    if (sm90_cluster_split(s, cfg.stages, split, plan.params.tiles_m * plan.params.tiles_n, ctx.sm_count, p.transa,
-                           p.transb)) {
-      sm90::Plan clustered = plan;
-      sm90::apply_cluster_split(clustered, split);
-      const cudaError_t e = sm90::launch_grid<K>(clustered.params, stream);
-      if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (cluster split-K)");
+      if (e != cudaSuccess)
+        return set_cuda_error(e, plan.cluster ? "launch of sm90_mma_kernel (cluster split-K)"
+                                              : "launch of sm90_mma_kernel");
       return TCGEMM_SUCCESS;
     }
     // Split-K: partial products into a workspace taken from tcgemm's pool on the caller's stream (no

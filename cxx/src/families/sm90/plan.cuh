@@ -24,16 +24,17 @@ struct Family {
   static constexpr int pipeline(int form) {
     return form == kFormNT ? kPipeNT : (form == kFormTN ? kPipeTN : kPipeNN);
   }
-  template <int kForm, bool kVec16>
+  template <int kForm, bool kVec16, bool kCluster = false>
   using Instance = Traits<kTileM, kTileN, kTileK, kWarpsM, kWarpsN, mma_k_for_pipeline(pipeline(kForm)),
                           form_left_mn_contiguous(kForm), form_right_mn_contiguous(kForm), kVec16, pipeline(kForm),
-                          kMinBlocks, form_transpose_c(kForm)>;
+                          kMinBlocks, form_transpose_c(kForm), kCluster>;
 };
 
 // What one call runs: the form, the copy width and the kernel parameters. transa, transb are 'N' or 'T'.
 struct Plan {
   int form;
   bool vec16;
+  bool cluster;  // cluster split-K (apply_cluster_split): the kernel instance that adds slices in a cluster
   Params params;
 };
 inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
@@ -93,6 +94,7 @@ inline void apply_cluster_split(Plan& plan, const Sm90Split& split) {
   p.b_slice_step = split.k_slice * (form_right_mn_contiguous(plan.form) ? p.ldb : 1);
   p.c_slice_step = 0;
   p.cluster_slices = static_cast<int>(split.slices);
+  plan.cluster = true;
 }
 
 // Calls f(type_tag<Instance>{}) for the instance of Fam that runs `plan`; returns what f returns.
@@ -102,6 +104,17 @@ struct type_tag {
 };
 template <class Fam, class F>
 decltype(auto) with_instance(const Plan& plan, F&& f) {
+  // Cluster split-K instances exist for the forms with the staged epilogue (not 'T','T', rules.hpp).
+  if (plan.cluster && plan.form != kFormTT) {
+    switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
+      case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true, true>>{});
+      case kFormNN * 2: return f(type_tag<typename Fam::template Instance<kFormNN, false, true>>{});
+      case kFormNT * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNT, true, true>>{});
+      case kFormNT * 2: return f(type_tag<typename Fam::template Instance<kFormNT, false, true>>{});
+      case kFormTN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormTN, true, true>>{});
+      default: return f(type_tag<typename Fam::template Instance<kFormTN, false, true>>{});
+    }
+  }
   switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
     case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true>>{});
     case kFormNN * 2: return f(type_tag<typename Fam::template Instance<kFormNN, false>>{});
