@@ -1,5 +1,9 @@
 # cmake -DBUILD_DIR=... -DDOWNSTREAM_DIR=... -DWORK_DIR=... -DWITH_FORTRAN=ON|OFF -DCUDA_ROOT=...
-#       -DCXX_COMPILER=... [-DFortran_COMPILER=...] -DGENERATOR=... -P run_install_test.cmake
+#       -DCXX_COMPILER=... [-DFortran_COMPILER=...] -DGENERATOR=... [-DSTATIC_FROM_SOURCE=<tcgemm source dir>
+#       -DCUDA_COMPILER=...] -P run_install_test.cmake
+# 0. with STATIC_FROM_SOURCE: first build tcgemm as a static library (BUILD_SHARED_LIBS=OFF, sm_90 code
+#    only, library targets only) into WORK_DIR/static-build, which then plays BUILD_DIR; the consumers below
+#    must link libtcgemm.a with only what the package file and `pkg-config --static` give them;
 # 1. cmake --install the build tree into WORK_DIR/prefix and check the installed layout;
 # 2. configure and build tests/install/downstream with find_package(tcgemm [COMPONENTS fortran]);
 # 3. compile the same sources with the flags of pkg-config tcgemm / tcgemm-fortran (when pkg-config exists).
@@ -25,9 +29,31 @@ set(PREFIX "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
+# ---- 0. a static build (the static-consumer test) --------------------------------------------------------
+set(static_build OFF)
+if(STATIC_FROM_SOURCE)
+  set(static_build ON)
+  set(BUILD_DIR "${WORK_DIR}/static-build")
+  set(static_args -S "${STATIC_FROM_SOURCE}" -B "${BUILD_DIR}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
+      -DBUILD_SHARED_LIBS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DTCGEMM_BUILD_TESTS=OFF -DTCGEMM_BUILD_EXAMPLES=OFF
+      -DTCGEMM_BUILD_BENCH=OFF "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+  if(WITH_FORTRAN)
+    list(APPEND static_args "-DCMAKE_Fortran_COMPILER=${Fortran_COMPILER}")
+  else()
+    list(APPEND static_args -DTCGEMM_ENABLE_FORTRAN=OFF)
+  endif()
+  run(${CMAKE_COMMAND} ${static_args})
+  run(${CMAKE_COMMAND} --build "${BUILD_DIR}" --parallel 2)
+  message(STATUS "static build of tcgemm done")
+endif()
+
 # ---- 1. install ----------------------------------------------------------------------------------------
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${PREFIX}")
-expect_file("libtcgemm.so*" "the shared library")
+if(static_build)
+  expect_file("libtcgemm.a" "the static library")
+else()
+  expect_file("libtcgemm.so*" "the shared library")
+endif()
 expect_file("include/tcgemm/tcgemm.h" "the header")
 expect_file("tcgemmConfig.cmake" "the CMake package config")
 expect_file("tcgemmConfigVersion.cmake" "the CMake package version file")
@@ -95,8 +121,13 @@ list(GET pc_files 0 pc_file)
 get_filename_component(pc_dir "${pc_file}" DIRECTORY)
 
 function(pkg_flags out package)
+  # A static library's consumer needs Libs.private too: `pkg-config --static`.
+  set(static_flag "")
+  if(static_build)
+    set(static_flag --static)
+  endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${pc_dir}"
-                          ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${package}
+                          ${PKG_CONFIG_EXECUTABLE} ${static_flag} --cflags --libs ${package}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE flags ERROR_VARIABLE err
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT rc EQUAL 0)
