@@ -371,7 +371,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   constexpr int kStagedEpilogueMaxKTiles = 256;
   if constexpr (T::kClusterSplit) {
     // Cluster split-K (a separate instance, so that the other instances keep their epilogue unchanged: a
-    // shared one with run-time cluster branches measured 1-3% slower at 4096^3 and at small k). Each slice
+    // shared one with run-time cluster branches measured 1-3% slower at 4096^3 and at small k). Its write
+    // and store sides repeat the staged epilogue's below on purpose: with the two factored into shared
+    // lambdas, the other instances no longer compiled to the PTX that was measured (checked by diffing PTX). Each slice
     // parks its warp tiles in its shared memory as the staged epilogue below does (the host checked that
     // the buffers hold them); after a cluster barrier, slice (cluster rank) r stores the steps r, r + S, ...
     // (S = slices) of every warp tile, each chunk the sum of the S slices' chunks added in rank order
