@@ -68,6 +68,47 @@ if(WITH_FORTRAN)
   expect_file("tcgemm-fortran.pc" "the Fortran pkg-config file")
 endif()
 
+# ---- 1b. no paths of this machine's build tree, and the CUDA paths those of the toolkit in use -------------
+# tcgemm.pc names the toolkit's include and library directories (configured from the toolkit CMake found,
+# not written in): they must exist and hold the CUDA runtime. The installed shared libraries' RUNPATH may
+# name $ORIGIN and the toolkit's library directory, never the build tree.
+file(GLOB_RECURSE pc_for_paths "${PREFIX}/tcgemm.pc")
+file(STRINGS "${pc_for_paths}" pc_lines)
+foreach(line IN LISTS pc_lines)
+  # (${CMAKE_MATCH_1} is expanded before if() evaluates: the test of the match goes in a nested if.)
+  if(line MATCHES "^cudaincludedir=(.*)$")
+    if(NOT EXISTS "${CMAKE_MATCH_1}/cuda_runtime_api.h")
+      message(FATAL_ERROR "tcgemm.pc: cudaincludedir=${CMAKE_MATCH_1} holds no cuda_runtime_api.h")
+    endif()
+  endif()
+  if(line MATCHES "^cudalibdir=(.*)$")
+    file(GLOB cudart_found "${CMAKE_MATCH_1}/libcudart.so*")
+    if(NOT cudart_found)
+      message(FATAL_ERROR "tcgemm.pc: cudalibdir=${CMAKE_MATCH_1} holds no libcudart.so")
+    endif()
+  endif()
+  if(line MATCHES "${BUILD_DIR}")
+    message(FATAL_ERROR "tcgemm.pc names the build tree: ${line}")
+  endif()
+endforeach()
+find_program(READELF_EXECUTABLE readelf)
+if(READELF_EXECUTABLE)
+  file(GLOB_RECURSE installed_shared "${PREFIX}/*.so")
+  foreach(lib IN LISTS installed_shared)
+    execute_process(COMMAND ${READELF_EXECUTABLE} -d "${lib}" OUTPUT_VARIABLE dynamic)
+    if(dynamic MATCHES "R(UN)?PATH\\)[^[]*\\[([^]]*)\\]")
+      set(runpath "${CMAKE_MATCH_2}")
+      string(REPLACE ":" ";" entries "${runpath}")
+      foreach(entry IN LISTS entries)
+        if(entry MATCHES "^${BUILD_DIR}" OR (NOT entry STREQUAL "$ORIGIN" AND NOT IS_DIRECTORY "${entry}"))
+          message(FATAL_ERROR "${lib}: RUNPATH entry '${entry}' is the build tree or no directory (${runpath})")
+        endif()
+      endforeach()
+      message(STATUS "RUNPATH of ${lib}: ${runpath}")
+    endif()
+  endforeach()
+endif()
+
 # ---- 2. find_package ------------------------------------------------------------------------------------
 set(configure_args -S "${DOWNSTREAM_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
     "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCUDAToolkit_ROOT=${CUDA_ROOT}"
