@@ -2,7 +2,7 @@
 !> random operands, NaN poison, and the host reference for C <- alpha op(A) op(B) + beta C.
 module test_support
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit, error_unit
-  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
   use tcgemm
   implicit none
@@ -22,19 +22,6 @@ module test_support
   integer :: failures = 0
   logical :: seeded = .false.
 
-  interface
-    function cudaStreamCreate(stream) result(err) bind(C, name="cudaStreamCreate")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(out) :: stream
-      integer(c_int) :: err
-    end function cudaStreamCreate
-
-    function cudaStreamDestroy(stream) result(err) bind(C, name="cudaStreamDestroy")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: stream
-      integer(c_int) :: err
-    end function cudaStreamDestroy
-  end interface
 
 contains
 
@@ -211,16 +198,16 @@ contains
     ieee_is_nan_array = ieee_is_nan(x)
   end function ieee_is_nan_array
 
-  !> A new non-default CUDA stream (straight from libcudart; tcgemm takes streams, it does not
-  !> make them).
+  !> A new non-default CUDA stream, from the module's own helper (no stat: a failure stops).
   function stream_create() result(stream)
     type(c_ptr) :: stream
-    stream = c_null_ptr
-    if (cudaStreamCreate(stream) /= 0) error stop 'cudaStreamCreate failed'
+    call tcgemm_stream_create(stream)
   end function stream_create
 
   subroutine stream_destroy(stream)
     type(c_ptr), intent(in) :: stream
-    if (cudaStreamDestroy(stream) /= 0) error stop 'cudaStreamDestroy failed'
+    type(c_ptr) :: handle
+    handle = stream
+    call tcgemm_stream_destroy(handle)
   end subroutine stream_destroy
 end module test_support

@@ -237,10 +237,9 @@ tcgemm_status tcgemm_stream_create(cudaStream_t* stream);
 /* Destroys a stream of tcgemm_stream_create (or cudaStreamCreate); work already queued on it still completes.
  * NULL is a no-op, as in tcgemm_free, so clean-up code may call it unconditionally. */
 tcgemm_status tcgemm_stream_destroy(cudaStream_t stream);
-/* Waits until all work queued on the stream (NULL: the legacy default stream) has finished; errors of earlier
- * asynchronous launches surface here (TCGEMM_ERROR_CUDA, or TCGEMM_ERROR_CONTEXT_LOST for a sticky one).
- * The same wait as tcgemm_synchronize, but the device is checked first: without a GPU this gives
- * TCGEMM_ERROR_NO_DEVICE, not CUDA's initialisation error. */
+/* tcgemm_synchronize under this group's name: waits until all work queued on the stream (NULL: the legacy
+ * default stream) has finished; errors of earlier asynchronous launches surface here (TCGEMM_ERROR_CUDA, or
+ * TCGEMM_ERROR_CONTEXT_LOST for a sticky one); without a GPU, TCGEMM_ERROR_NO_DEVICE. */
 tcgemm_status tcgemm_stream_synchronize(cudaStream_t stream);
 
 #ifdef __cplusplus

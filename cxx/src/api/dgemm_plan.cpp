@@ -78,7 +78,8 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text, head,
                 static_cast<long long>(p.tiles), static_cast<long long>(p.k_slices),
                 static_cast<long long>(p.k_per_slice), static_cast<long long>(p.blocks), p.blocks_per_sm,
-                p.sm_count, p.waves, p.cluster_split ? " slices added in a cluster;" : "", p.workspace_bytes / 1e6, p.predicted_us, p.compute_us, p.memory_us, extra);
+                p.sm_count, p.waves, p.cluster_split ? " slices added in a cluster;" : "", p.workspace_bytes / 1e6,
+                p.predicted_us, p.compute_us, p.memory_us, extra);
 }
 
 tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa, char transb,

@@ -70,8 +70,15 @@ tcgemm_status tcgemm_memcpy_to_host(void* host_dst, const void* device_src, int6
 
 tcgemm_status tcgemm_synchronize(cudaStream_t stream) {
   clear_error();
-  TCGEMM_CUDA_TRY(cudaStreamSynchronize(stream));
-  return TCGEMM_SUCCESS;
+  const cudaError_t e = cudaStreamSynchronize(stream);
+  if (e == cudaSuccess) return TCGEMM_SUCCESS;
+  // Without a usable GPU the wait itself says so: the named status, with no device query on every call.
+  if (is_no_device_error(e)) {
+    (void)cudaGetLastError();
+    return set_error(TCGEMM_ERROR_NO_DEVICE, "no CUDA device is available (cudaStreamSynchronize: %s: %s)",
+                     cudaGetErrorName(e), cudaGetErrorString(e));
+  }
+  return set_cuda_error(e, "cudaStreamSynchronize");
 }
 
 }  // extern "C"

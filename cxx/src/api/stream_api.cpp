@@ -36,14 +36,7 @@ tcgemm_status tcgemm_stream_destroy(cudaStream_t stream) {
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status tcgemm_stream_synchronize(cudaStream_t stream) {
-  clear_error();
-  // The gate first, so that a machine without a GPU gets TCGEMM_ERROR_NO_DEVICE rather than CUDA's
-  // initialisation error (the default stream, NULL, is a valid argument there too).
-  DeviceContext ctx;
-  TCGEMM_TRY(device_gate(-1, &ctx));
-  TCGEMM_CUDA_TRY(cudaStreamSynchronize(stream));
-  return TCGEMM_SUCCESS;
-}
+// The same call as tcgemm_synchronize (memory_api.cpp), under the name of this group.
+tcgemm_status tcgemm_stream_synchronize(cudaStream_t stream) { return tcgemm_synchronize(stream); }
 
 }  // extern "C"

@@ -20,9 +20,6 @@ std::mutex g_mutex;
 std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
 std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
 
-bool is_no_device_error(cudaError_t e) {
-  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorInitializationError;
-}
 
 // Makes `device` the calling thread's current device for the scope's lifetime and restores the previous one,
 // for queries (cudaFuncGetAttributes) that answer for the current device only.
@@ -143,6 +140,10 @@ tcgemm_status resolve_device(int device, int device_arg_pos, int* out) {
 }
 
 }  // namespace
+
+bool is_no_device_error(cudaError_t e) {
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorInitializationError;
+}
 
 tcgemm_status device_gate(int requested, DeviceContext* ctx, int device_arg_pos) {
   int device = 0;

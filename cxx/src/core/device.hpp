@@ -12,6 +12,8 @@ namespace tcgemm::detail {
 // device_arg_pos: where `device` stands in the calling entry point (0: it is not an argument), for the
 // error that blames it.
 tcgemm_status device_gate(int device, DeviceContext* ctx, int device_arg_pos = 0);
+// The CUDA errors that mean "no usable GPU here" (no device, no or too old a driver): TCGEMM_ERROR_NO_DEVICE.
+bool is_no_device_error(cudaError_t e);
 // Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, CUDA context):
 // the attribute lives in the context, so a new context after cudaDeviceReset needs it again.
 tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name);

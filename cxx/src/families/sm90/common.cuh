@@ -49,10 +49,8 @@ struct Params : GemmOperands {
   int64_t k_slice;
   int64_t a_slice_step, b_slice_step;  // elements A and B advance per slice: k_slice x (stride along k)
   int64_t c_slice_step;                // elements between the slices' outputs (workspace slice size)
-  // Cluster split-K (rules.hpp, sm90_cluster_split): > 1 when the gridDim.y k-slices of a tile form one
-  // thread-block cluster and add their partial products through distributed shared memory, in rank order,
-  // before writing C (alpha, beta and C are then the call's own; c_slice_step is 0).
-  int cluster_slices;
+  // (A cluster split-K needs nothing more: its instance, Traits::kClusterSplit, takes the slice count from
+  // gridDim.y and writes C itself with the call's alpha and beta; c_slice_step is then 0.)
 };
 
 // threadIdx.x read through a volatile asm: the compiler cannot merge it with an earlier read, so a value

@@ -373,12 +373,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     // Cluster split-K (a separate instance, so that the other instances keep their epilogue unchanged: a
     // shared one with run-time cluster branches measured 1-3% slower at 4096^3 and at small k). Its write
     // and store sides repeat the staged epilogue's below on purpose: with the two factored into shared
-    // lambdas, the other instances no longer compiled to the PTX that was measured (checked by diffing PTX). Each slice
-    // parks its warp tiles in its shared memory as the staged epilogue below does (the host checked that
-    // the buffers hold them); after a cluster barrier, slice (cluster rank) r stores the steps r, r + S, ...
-    // (S = slices) of every warp tile, each chunk the sum of the S slices' chunks added in rank order
-    // 0, 1, ..., S - 1: the sum of the workspace reduction (split_k_reduce), in the same order, so the bits
-    // do not depend on the route or on the run.
+    // lambdas, the other instances no longer compiled to the PTX that was measured (checked by diffing
+    // PTX). Each slice parks its warp tiles in its shared memory as the staged epilogue below does (the
+    // host checked that the buffers hold them); after a cluster barrier, slice (cluster rank) r stores the
+    // steps r, r + S, ... (S = slices = gridDim.y, one cluster) of every warp tile, each chunk the sum of
+    // the S slices' chunks added in rank order 0, 1, ..., S - 1: the sum of the workspace reduction
+    // (split_k_reduce), in the same order, so the bits do not depend on the route or on the run.
     constexpr int kGBit = log2_exact(kRowsPerLane / 2);
     constexpr int kLoBit = kGBit == 0 ? 1 : 0, kHiBit = kGBit == 2 ? 1 : 2;
     auto swizzle = [](int tq) { return ((tq & 1) << kLoBit) | (((tq >> 1) & 1) << kHiBit); };
@@ -401,7 +401,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
     const bool vec_c = p.c_vec16 != 0;
-    const int slices = p.cluster_slices;
+    const int slices = static_cast<int>(gridDim.y);
     constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
     for (int step = static_cast<int>(slice_index_reread()); step < kSteps; step += slices) {
       const int idx = step * kWarpSizeThreads + lane;

@@ -93,7 +93,6 @@ inline void apply_cluster_split(Plan& plan, const Sm90Split& split) {
   p.a_slice_step = split.k_slice * (form_left_mn_contiguous(plan.form) ? p.lda : 1);
   p.b_slice_step = split.k_slice * (form_right_mn_contiguous(plan.form) ? p.ldb : 1);
   p.c_slice_step = 0;
-  p.cluster_slices = static_cast<int>(split.slices);
   plan.cluster = true;
 }
 
@@ -135,25 +134,26 @@ cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
   const size_t smem = static_cast<size_t>(sm90_dynamic_smem_bytes(T::kTileM, T::kTileN, T::kTileK, p.stages));
   const unsigned slices = static_cast<unsigned>(p.k_slice >= p.k ? 1 : (p.k + p.k_slice - 1) / p.k_slice);
   const dim3 grid(static_cast<unsigned>(p.tiles_m * p.tiles_n), slices);
-  if (p.cluster_slices <= 1) {
+  if constexpr (!T::kClusterSplit) {
     sm90_mma_kernel<T><<<grid, T::kThreads, smem, stream>>>(p);
     return cudaGetLastError();
+  } else {
+    // Cluster split-K: the k-slices of a tile (one grid column) are one cluster.
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = dim3(T::kThreads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = slices;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    const cudaError_t e = cudaLaunchKernelEx(&config, sm90_mma_kernel<T>, p);
+    return e != cudaSuccess ? e : cudaGetLastError();
   }
-  // Cluster split-K: the k-slices of a tile (one grid column) are one cluster.
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(T::kThreads);
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  cudaLaunchAttribute cluster;
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = 1;
-  cluster.val.clusterDim.y = slices;
-  cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  const cudaError_t e = cudaLaunchKernelEx(&config, sm90_mma_kernel<T>, p);
-  return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 }  // namespace tcgemm::detail::sm90
