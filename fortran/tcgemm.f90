@@ -19,6 +19,11 @@
 !> `stat` receives the tcgemm status (TCGEMM_ERROR_*, > 0) and `errmsg` the library's message,
 !> which names the argument and the rule it broke; with `stat` absent a failure ends the program
 !> with ERROR STOP and that message. On success `stat` is 0 and `errmsg` is left unchanged.
+!> `stat` may be default integer or int64 in every procedure, and so may the other integer
+!> arguments (all of one kind within a call), so that a caller built with -fdefault-integer-8
+!> finds a specific for each call: the generics have one per kind, and the int64-stat ones take
+!> stat as a required argument, which keeps them distinguishable. An int64 argument the
+!> library's 32-bit interface cannot hold (a tile size, a device number) is refused by name.
 !>
 !> Device memory is freed explicitly (tcgemm_device_deallocate), not by a final procedure:
 !> a tcgemm_device_matrix is a plain value that may be copied (`b = a` copies the handle, not

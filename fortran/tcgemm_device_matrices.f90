@@ -4,6 +4,11 @@
 !> tcgemm_device_deallocate, tcgemm_device_allocated, plus tcgemm_synchronize. Views of a part of
 !> a matrix are in tcgemm_device_views. shape_text, stream_or_default, offset_address and
 !> BYTES_PER_REAL64 are public to the other parts only. Programs `use tcgemm`, not this module.
+!>
+!> Each generic has a specific per kind of `stat` (and of the sizes and `ld`), so that a caller
+!> built with -fdefault-integer-8 (int64 default integers) gets its own: the `_stat64` specifics
+!> take stat as a required argument, which is what tells them from the others (a call without
+!> stat goes to those), and end in the default-integer specific or its core.
 module tcgemm_device_matrices
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_intptr_t, c_ptr, c_null_ptr, &
@@ -46,9 +51,15 @@ module tcgemm_device_matrices
   end type tcgemm_device_matrix
 
   !> Allocate a device matrix: `(d, rows, cols [, ld])`, or `(d, source=a [, ld])` (shape of
-  !> a, contents copied) or `(d, mold=a [, ld])` (shape of a only).
+  !> a, contents copied) or `(d, mold=a [, ld])` (shape of a only). rows, cols and ld all default
+  !> integer or all int64; stat of either kind. For source=/mold=, ld of either kind: the
+  !> int64-ld specific without an int64 stat (like_i64) and the default-ld one with an int64
+  !> stat (like_i32_stat64) take ld as a required argument, which tells them from the others.
   interface tcgemm_device_allocate
-    module procedure device_allocate_i32, device_allocate_i64, device_allocate_like
+    module procedure device_allocate_i32, device_allocate_i64
+    module procedure device_allocate_i32_stat64, device_allocate_i64_stat64
+    module procedure device_allocate_like_i32, device_allocate_like_i64
+    module procedure device_allocate_like_i32_stat64, device_allocate_like_i64_stat64
   end interface tcgemm_device_allocate
 
   !> Copy between a host array and a device matrix, in the direction of the arguments:
@@ -56,8 +67,18 @@ module tcgemm_device_matrices
   !> The host array is either rows x cols (the padding rows of the device matrix are written
   !> as zeros on upload and skipped on download) or ld x cols (copied verbatim, padding included).
   interface tcgemm_copy
-    module procedure copy_to_device, copy_to_host
+    module procedure copy_to_device, copy_to_host, copy_to_device_stat64, copy_to_host_stat64
   end interface tcgemm_copy
+
+  !> Free a device matrix: `call tcgemm_device_deallocate(d [, stat, errmsg])`.
+  interface tcgemm_device_deallocate
+    module procedure device_deallocate, device_deallocate_stat64
+  end interface tcgemm_device_deallocate
+
+  !> Wait for a stream: `call tcgemm_synchronize([stream, stat, errmsg])`.
+  interface tcgemm_synchronize
+    module procedure synchronize, synchronize_stat64
+  end interface tcgemm_synchronize
 
 contains
 
@@ -137,7 +158,7 @@ contains
     type(tcgemm_device_matrix), intent(inout) :: d
     integer(int32), intent(in) :: rows, cols
     integer(int32), intent(in), optional :: ld
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(int64) :: lead
 
@@ -151,7 +172,7 @@ contains
     type(tcgemm_device_matrix), intent(inout) :: d
     integer(int64), intent(in) :: rows, cols
     integer(int64), intent(in), optional :: ld
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(int64) :: lead
 
@@ -160,14 +181,38 @@ contains
     call allocate_shape(d, rows, cols, lead, stat, errmsg)
   end subroutine device_allocate_i64
 
+  !> Default-integer sizes, int64 stat.
+  subroutine device_allocate_i32_stat64(d, rows, cols, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int32), intent(in) :: rows, cols
+    integer(int32), intent(in), optional :: ld
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call device_allocate_i32(d, rows, cols, ld, status, errmsg)
+    stat = status
+  end subroutine device_allocate_i32_stat64
+
+  !> int64 sizes and stat: a caller compiled with -fdefault-integer-8.
+  subroutine device_allocate_i64_stat64(d, rows, cols, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int64), intent(in) :: rows, cols
+    integer(int64), intent(in), optional :: ld
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call device_allocate_i64(d, rows, cols, ld, status, errmsg)
+    stat = status
+  end subroutine device_allocate_i64_stat64
+
   !> `call tcgemm_device_allocate(d, source=a [, ld])` (shape of a, contents copied) or
-  !> `call tcgemm_device_allocate(d, mold=a [, ld])` (shape of a only). Exactly one of
-  !> source and mold must be present.
-  subroutine device_allocate_like(d, source, mold, ld, stat, errmsg)
+  !> `call tcgemm_device_allocate(d, mold=a [, ld])` (shape of a only), ld absent: rows of a.
+  !> Exactly one of source and mold must be present. All source=/mold= specifics end here.
+  subroutine allocate_like(d, source, mold, ld, stat, errmsg)
     type(tcgemm_device_matrix), intent(inout) :: d
     real(real64), intent(in), optional :: source(:, :)
     real(real64), intent(in), optional :: mold(:, :)
-    integer, intent(in), optional :: ld
+    integer(int64), intent(in), optional :: ld
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: where = 'tcgemm_device_allocate'
@@ -187,7 +232,7 @@ contains
       cols = size(mold, 2, int64)
     end if
     lead = max(1_int64, rows)
-    if (present(ld)) lead = int(ld, int64)
+    if (present(ld)) lead = ld
 
     ! Collect the outcome locally so that a failed upload can undo the allocation before the
     ! error is delivered (and, with stat absent, before ERROR STOP).
@@ -195,17 +240,64 @@ contains
     call allocate_shape(d, rows, cols, lead, status, message)
     if (status == TCGEMM_SUCCESS .and. present(source)) then
       call copy_to_device(source, d, status, message)
-      if (status /= TCGEMM_SUCCESS) call tcgemm_device_deallocate(d, cleanup_status)
+      if (status /= TCGEMM_SUCCESS) call device_deallocate(d, cleanup_status)
     end if
     call report(status, trim(message), stat, errmsg)
-  end subroutine device_allocate_like
+  end subroutine allocate_like
+
+  !> source=/mold= with a default-integer ld (or none) and stat.
+  subroutine device_allocate_like_i32(d, source, mold, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    real(real64), intent(in), optional :: source(:, :), mold(:, :)
+    integer(int32), intent(in), optional :: ld
+    integer(int32), intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64), allocatable :: lead     ! unallocated when ld is absent: passed on as absent
+    if (present(ld)) lead = int(ld, int64)
+    call allocate_like(d, source, mold, lead, stat, errmsg)
+  end subroutine device_allocate_like_i32
+
+  !> source=/mold= with an int64 ld (required here: it tells this specific from the one above)
+  !> and a default-integer stat.
+  subroutine device_allocate_like_i64(d, source, mold, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    real(real64), intent(in), optional :: source(:, :), mold(:, :)
+    integer(int64), intent(in) :: ld
+    integer(int32), intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call allocate_like(d, source, mold, ld, stat, errmsg)
+  end subroutine device_allocate_like_i64
+
+  !> source=/mold= with a default-integer ld (required here) and an int64 stat.
+  subroutine device_allocate_like_i32_stat64(d, source, mold, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    real(real64), intent(in), optional :: source(:, :), mold(:, :)
+    integer(int32), intent(in) :: ld
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call allocate_like(d, source, mold, int(ld, int64), status, errmsg)
+    stat = status
+  end subroutine device_allocate_like_i32_stat64
+
+  !> source=/mold= with an int64 ld (or none) and stat: a caller compiled with -fdefault-integer-8.
+  subroutine device_allocate_like_i64_stat64(d, source, mold, ld, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    real(real64), intent(in), optional :: source(:, :), mold(:, :)
+    integer(int64), intent(in), optional :: ld
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call allocate_like(d, source, mold, ld, status, errmsg)
+    stat = status
+  end subroutine device_allocate_like_i64_stat64
 
   !> Free the device memory of `d` and reset it to an empty matrix. A no-op for a matrix
   !> without memory. Only for memory from tcgemm_device_allocate. A view only forgets its
   !> parent's memory: the parent still owns it (and its deallocation ends every view of it).
-  subroutine tcgemm_device_deallocate(d, stat, errmsg)
+  subroutine device_deallocate(d, stat, errmsg)
     type(tcgemm_device_matrix), intent(inout) :: d
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: status
 
@@ -213,7 +305,16 @@ contains
     if (c_associated(d%ptr) .and. .not. d%is_view) status = c_tcgemm_free(d%ptr)
     d = tcgemm_device_matrix()
     call finish(status, 'tcgemm_device_deallocate', stat, errmsg)
-  end subroutine tcgemm_device_deallocate
+  end subroutine device_deallocate
+
+  subroutine device_deallocate_stat64(d, stat, errmsg)
+    type(tcgemm_device_matrix), intent(inout) :: d
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call device_deallocate(d, status, errmsg)
+    stat = status
+  end subroutine device_deallocate_stat64
 
   !> Whether copies of `d` must keep to its own rows: a view narrower than its leading dimension
   !> shares the rows around it with its parent, and past its last column there may be no memory
@@ -276,7 +377,7 @@ contains
   subroutine copy_to_device(src, dst, stat, errmsg)
     real(real64), intent(in), contiguous, target :: src(:, :)
     type(tcgemm_device_matrix), intent(in) :: dst
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: where = 'tcgemm_copy (host to device)'
     real(real64), allocatable, target :: staged(:, :)
@@ -307,7 +408,7 @@ contains
   subroutine copy_to_host(src, dst, stat, errmsg)
     type(tcgemm_device_matrix), intent(in) :: src
     real(real64), intent(inout), contiguous, target :: dst(:, :)
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: where = 'tcgemm_copy (device to host)'
     real(real64), allocatable, target :: staged(:, :)
@@ -330,6 +431,26 @@ contains
       call finish(int(status, c_int), where, stat, errmsg)
     end select
   end subroutine copy_to_host
+
+  subroutine copy_to_device_stat64(src, dst, stat, errmsg)
+    real(real64), intent(in), contiguous, target :: src(:, :)
+    type(tcgemm_device_matrix), intent(in) :: dst
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call copy_to_device(src, dst, status, errmsg)
+    stat = status
+  end subroutine copy_to_device_stat64
+
+  subroutine copy_to_host_stat64(src, dst, stat, errmsg)
+    type(tcgemm_device_matrix), intent(in) :: src
+    real(real64), intent(inout), contiguous, target :: dst(:, :)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call copy_to_host(src, dst, status, errmsg)
+    stat = status
+  end subroutine copy_to_host_stat64
 
   !> Upload into a view narrower than its ld: one transfer per column, so that nothing around
   !> the view (its parent's other rows) is written. Stops at the first failed column.
@@ -379,12 +500,21 @@ contains
 
   !> Wait until all work queued on `stream` (absent: the default stream) has finished. Errors
   !> of earlier asynchronous launches surface here.
-  subroutine tcgemm_synchronize(stream, stat, errmsg)
+  subroutine synchronize(stream, stat, errmsg)
     type(c_ptr), intent(in), optional :: stream
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call finish(c_tcgemm_synchronize(stream_or_default(stream)), 'tcgemm_synchronize', &
                 stat, errmsg)
-  end subroutine tcgemm_synchronize
+  end subroutine synchronize
+
+  subroutine synchronize_stat64(stream, stat, errmsg)
+    type(c_ptr), intent(in), optional :: stream
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call synchronize(stream, status, errmsg)
+    stat = status
+  end subroutine synchronize_stat64
 
 end module tcgemm_device_matrices

@@ -2,11 +2,12 @@
 !>
 !> Public to module tcgemm: the status and version strings, tcgemm_last_error and
 !> tcgemm_last_error_argument. Public to the other parts only (module tcgemm does not re-export
-!> them): report, finish and fail_argument, which deliver an error like ALLOCATE does, and itoa
-!> for messages. Programs `use tcgemm`, not this module.
+!> them): report, finish and fail_argument, which deliver an error like ALLOCATE does, fits_int32
+!> for the int64 arguments of a caller built with -fdefault-integer-8, and itoa for messages.
+!> Programs `use tcgemm`, not this module.
 module tcgemm_errors
-  use, intrinsic :: iso_fortran_env, only: int64
-  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_ptr, c_f_pointer, c_associated
+  use, intrinsic :: iso_fortran_env, only: int32, int64
+  use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_char, c_ptr, c_f_pointer, c_associated
   use tcgemm_c, only: TCGEMM_SUCCESS, TCGEMM_ERROR_INVALID_ARGUMENT, c_strlen, &
                       c_tcgemm_status_string, c_tcgemm_last_error, &
                       c_tcgemm_last_error_argument, c_tcgemm_version_string
@@ -15,7 +16,13 @@ module tcgemm_errors
 
   public :: tcgemm_status_string, tcgemm_last_error, tcgemm_last_error_argument
   public :: tcgemm_version_string
-  public :: report, finish, fail_argument, itoa
+  public :: report, finish, fail_argument, fits_int32, itoa
+
+  !> Name of a status code; the status may be a default integer or int64 (the `stat` of a caller
+  !> built with -fdefault-integer-8).
+  interface tcgemm_status_string
+    module procedure status_string_i32, status_string_i64
+  end interface tcgemm_status_string
 
   !> True while the last failure on this thread came from module tcgemm's own checks (shapes,
   !> allocation state, host-array extents, views), made before any library call:
@@ -45,12 +52,23 @@ contains
     end do
   end function fortran_string
 
-  !> Name of a status code, e.g. "invalid argument".
-  function tcgemm_status_string(status) result(text)
-    integer, intent(in) :: status
+  !> Name of a status code, e.g. "TCGEMM_ERROR_INVALID_ARGUMENT".
+  function status_string_i64(status) result(text)
+    integer(int64), intent(in) :: status
     character(len=:), allocatable :: text
-    text = fortran_string(c_tcgemm_status_string(int(status, c_int)))
-  end function tcgemm_status_string
+    integer(int64), parameter :: UNKNOWN_STATUS = -1    ! the library names it as unknown
+    integer(int64) :: code
+
+    code = status
+    if (code < int(-huge(0_c_int), int64) .or. code > int(huge(0_c_int), int64)) code = UNKNOWN_STATUS
+    text = fortran_string(c_tcgemm_status_string(int(code, c_int)))
+  end function status_string_i64
+
+  function status_string_i32(status) result(text)
+    integer(int32), intent(in) :: status
+    character(len=:), allocatable :: text
+    text = status_string_i64(int(status, int64))
+  end function status_string_i32
 
   !> Message of the last failed tcgemm call on this thread ("" after a successful call).
   function tcgemm_last_error() result(text)
@@ -148,6 +166,29 @@ contains
     if (present(argument)) module_argument = argument
     call report_failure(int(TCGEMM_ERROR_INVALID_ARGUMENT), where, detail, stat, errmsg)
   end subroutine fail_argument
+
+  !> Whether each of `values` fits the library's 32-bit integer arguments. Only an int64 argument
+  !> (a caller built with -fdefault-integer-8) can fail to; the first that does is reported, by
+  !> its name in `names`, as an argument error of `where` (converting it would change its value).
+  logical function fits_int32(where, names, values, stat, errmsg)
+    character(len=*), intent(in) :: where, names(:)
+    integer(int64), intent(in) :: values(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(int64), parameter :: LOWEST = -int(huge(0_c_int32_t), int64) - 1
+    integer(int64), parameter :: HIGHEST = int(huge(0_c_int32_t), int64)
+    integer :: i
+
+    fits_int32 = .true.
+    do i = 1, size(values)
+      if (values(i) < LOWEST .or. values(i) > HIGHEST) then
+        fits_int32 = .false.
+        call fail_argument(where, trim(names(i)) // ' = ' // itoa(values(i)) // &
+                           ' does not fit the library''s 32-bit integer', stat, errmsg)
+        return
+      end if
+    end do
+  end function fits_int32
 
   !> Decimal text of an integer, for messages.
   pure function itoa(value) result(text)

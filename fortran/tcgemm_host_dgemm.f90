@@ -10,10 +10,11 @@
 !> is and whether the call fits in it. Programs `use tcgemm`, not this module.
 module tcgemm_host_dgemm
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_char, c_loc, c_int64_t, c_associated, c_f_pointer
+  use, intrinsic :: iso_c_binding, only: c_char, c_ptr, c_loc, c_int64_t, c_associated, c_f_pointer
   use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, c_tcgemm_dgemm_host, c_tcgemm_release_workspace, &
                       c_tcgemm_host_register, c_tcgemm_host_unregister
   use tcgemm_errors, only: finish, fail_argument
+  use tcgemm_device_matrices, only: BYTES_PER_REAL64
   use tcgemm_host_operands, only: host_operand, host_operand_of, operand_problem, matrix_span, &
                                   UNKNOWN_EXTENT
   implicit none
@@ -32,12 +33,21 @@ module tcgemm_host_dgemm
   real(real64), target, save :: no_elements(1) = 0.0_real64
 
   !> Pin (page-lock) a contiguous real64 host array for fast copies to the GPU, and undo it.
+  !> stat default integer or int64 (the _stat64 specifics: stat required, which tells them apart).
   interface tcgemm_host_register
     module procedure host_register_r1, host_register_r2
+    module procedure host_register_r1_stat64, host_register_r2_stat64
   end interface tcgemm_host_register
   interface tcgemm_host_unregister
     module procedure host_unregister_r1, host_unregister_r2
+    module procedure host_unregister_r1_stat64, host_unregister_r2_stat64
   end interface tcgemm_host_unregister
+
+  !> Empty the buffer pool of host-array tcgemm_dgemm calls: `call tcgemm_release_workspace([stat,
+  !> errmsg])`, stat default integer or int64.
+  interface tcgemm_release_workspace
+    module procedure release_workspace, release_workspace_stat64
+  end interface tcgemm_release_workspace
 
   !> One matrix operand as the call describes it: its rows and columns as stored, their names
   !> in the call's terms (for messages), and whether the call reads or writes it.
@@ -242,43 +252,104 @@ contains
     stat = status
   end subroutine dgemm_host_i32_stat64
 
+  !> Pin `bytes` of host memory from `address` (all host_register specifics end here).
+  subroutine host_register_core(address, bytes, stat, errmsg)
+    type(c_ptr), intent(in) :: address
+    integer(int64), intent(in) :: bytes
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_register(address, int(bytes, c_int64_t)), 'tcgemm_host_register', &
+                stat, errmsg)
+  end subroutine host_register_core
+
+  !> Undo host_register_core (all host_unregister specifics end here).
+  subroutine host_unregister_core(address, stat, errmsg)
+    type(c_ptr), intent(in) :: address
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call finish(c_tcgemm_host_unregister(address), 'tcgemm_host_unregister', stat, errmsg)
+  end subroutine host_unregister_core
+
   !> Pin a contiguous host array (rank 1 or 2) for direct-DMA copies; host_unregister_* undo it.
   subroutine host_register_r1(x, stat, errmsg)
     real(real64), intent(in), target, contiguous :: x(:)
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(c_tcgemm_host_register(c_loc(x), int(size(x), c_int64_t) * 8_c_int64_t), &
-                'tcgemm_host_register', stat, errmsg)
+    call host_register_core(c_loc(x), size(x, kind=int64) * BYTES_PER_REAL64, stat, errmsg)
   end subroutine host_register_r1
 
   subroutine host_register_r2(x, stat, errmsg)
     real(real64), intent(in), target, contiguous :: x(:, :)
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(c_tcgemm_host_register(c_loc(x), int(size(x), c_int64_t) * 8_c_int64_t), &
-                'tcgemm_host_register', stat, errmsg)
+    call host_register_core(c_loc(x), size(x, kind=int64) * BYTES_PER_REAL64, stat, errmsg)
   end subroutine host_register_r2
+
+  subroutine host_register_r1_stat64(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call host_register_core(c_loc(x), size(x, kind=int64) * BYTES_PER_REAL64, status, errmsg)
+    stat = status
+  end subroutine host_register_r1_stat64
+
+  subroutine host_register_r2_stat64(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:, :)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call host_register_core(c_loc(x), size(x, kind=int64) * BYTES_PER_REAL64, status, errmsg)
+    stat = status
+  end subroutine host_register_r2_stat64
 
   subroutine host_unregister_r1(x, stat, errmsg)
     real(real64), intent(in), target, contiguous :: x(:)
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(c_tcgemm_host_unregister(c_loc(x)), 'tcgemm_host_unregister', stat, errmsg)
+    call host_unregister_core(c_loc(x), stat, errmsg)
   end subroutine host_unregister_r1
 
   subroutine host_unregister_r2(x, stat, errmsg)
     real(real64), intent(in), target, contiguous :: x(:, :)
-    integer, intent(out), optional :: stat
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    call finish(c_tcgemm_host_unregister(c_loc(x)), 'tcgemm_host_unregister', stat, errmsg)
+    call host_unregister_core(c_loc(x), stat, errmsg)
   end subroutine host_unregister_r2
 
+  subroutine host_unregister_r1_stat64(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call host_unregister_core(c_loc(x), status, errmsg)
+    stat = status
+  end subroutine host_unregister_r1_stat64
+
+  subroutine host_unregister_r2_stat64(x, stat, errmsg)
+    real(real64), intent(in), target, contiguous :: x(:, :)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call host_unregister_core(c_loc(x), status, errmsg)
+    stat = status
+  end subroutine host_unregister_r2_stat64
+
   !> Return to the device all memory of the buffer pool that host-array tcgemm_dgemm calls
-  !> draw from (the pool of the current device, shared by all threads).
-  subroutine tcgemm_release_workspace(stat, errmsg)
-    integer, intent(out), optional :: stat
+  !> draw from (the pool of the current device, shared by all threads). Without a GPU there is
+  !> nothing to return: stat 0.
+  subroutine release_workspace(stat, errmsg)
+    integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call finish(c_tcgemm_release_workspace(), 'tcgemm_release_workspace', stat, errmsg)
-  end subroutine tcgemm_release_workspace
+  end subroutine release_workspace
+
+  subroutine release_workspace_stat64(stat, errmsg)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call release_workspace(status, errmsg)
+    stat = status
+  end subroutine release_workspace_stat64
 
 end module tcgemm_host_dgemm

@@ -91,6 +91,9 @@ contains
     call tcgemm_dgemm_plan('N', 'N', 10_int64, -6_int64, 5_int64, plan, stat=stat, errmsg=errmsg)
     call expect_status('plan n < 0', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
                        [character(len=32) :: 'argument 4 (n)', '>= 0'])
+    call tcgemm_dgemm_plan('N', 'N', 10, 6, -5, plan, stat=stat, errmsg=errmsg)
+    call expect_status('plan with default-integer sizes, k < 0', stat, &
+                       TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, [character(len=32) :: 'argument 5 (k)'])
   end subroutine test_host_dgemm
 
   subroutine test_host_dgemm_kinds_and_ranks()
