@@ -302,8 +302,8 @@ contains
     character(len=512) :: errmsg
 
     print '(a)', 'synchronize, host_register/unregister, release_workspace, int64 stat'
-    ! The default stream: 0 with a GPU; without one CUDA's own error (no device gate here).
-    expected = TCGEMM_ERROR_CUDA
+    ! The default stream: 0 with a GPU; without one the wait's own CUDA error, reported as NO_DEVICE.
+    expected = TCGEMM_ERROR_NO_DEVICE
     if (have_gpu) expected = TCGEMM_SUCCESS
     stat = -1
     errmsg = ''
