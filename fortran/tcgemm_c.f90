@@ -107,6 +107,7 @@ module tcgemm_c
   end type tcgemm_plan
 
   public :: c_tcgemm_status_string, c_tcgemm_last_error, c_tcgemm_last_error_argument
+  public :: c_tcgemm_last_error_output_written
   public :: c_tcgemm_version_string
   public :: c_tcgemm_device_info_get
   public :: c_tcgemm_default_config, c_tcgemm_config_validate, c_tcgemm_config_shared_memory_bytes
@@ -139,6 +140,12 @@ module tcgemm_c
       import :: c_int32_t
       integer(c_int32_t) :: argument
     end function c_tcgemm_last_error_argument
+
+    function c_tcgemm_last_error_output_written() result(written) &
+        bind(C, name="tcgemm_last_error_output_written")
+      import :: c_int32_t
+      integer(c_int32_t) :: written
+    end function c_tcgemm_last_error_output_written
 
     function c_tcgemm_version_string() result(str) bind(C, name="tcgemm_version_string")
       import :: c_ptr

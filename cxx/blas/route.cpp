@@ -171,8 +171,14 @@ void run_dgemm(const DgemmCall& c, const char* entry) {
   } else if (route == kGpuHostArrays) {
     st = tcgemm_dgemm_host(c.transa, c.transb, c.m, c.n, c.k, c.alpha, c.A, c.lda, c.B, c.ldb, c.beta, c.C, c.ldc);
     if (st != TCGEMM_SUCCESS) {
-      // Host arrays are untouched by a failed call (tcgemm_dgemm_host writes C only at the end): the host
-      // BLAS computes it instead.
+      // The host BLAS computes the call instead, from the caller's C as it was: a failure before any C tile
+      // came back left C unchanged, and with beta == 0 C is not read. A failure in the middle of the
+      // pipeline with beta != 0 has replaced part of C by results, and nothing can recompute from it.
+      if (tcgemm_last_error_output_written() && c.beta != 0.0) {
+        std::fprintf(stderr, "tcgemm_blas: %s: GPU route failed after writing part of C: %s\n", entry,
+                     tcgemm_last_error());
+        std::abort();
+      }
       std::fprintf(stderr, "tcgemm_blas: %s: GPU route failed (%s); using the host BLAS\n", entry,
                    tcgemm_last_error());
       route = kHost;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "api/dgemm_plan.hpp"
+#include "host/pipelined_dgemm.hpp"
 #include "families/skinny/rules.hpp"
 #include "families/sm90/rules.hpp"
 #include "tcgemm/tcgemm.h"
@@ -179,3 +180,33 @@ TEST(PlanApi, ArgumentsAreCheckedBeforeAnyDeviceQuery) {
 }
 
 }  // namespace
+
+// ---- the host-array path's schedule (host/pipelined_dgemm.hpp) --------------------------------------------
+
+TEST(HostSchedule, SmallerOperandResidentPanelsBoundedAndWholeTiles) {
+  const int64_t gib = int64_t(1) << 30;
+  struct Row {
+    int64_t m, n, k;
+  };
+  for (const Row& r : {Row{16384, 16384, 16384}, Row{8192, 8192, 8192}, Row{4096, 4096, 4096}, Row{16384, 16384, 32},
+                       Row{1000, 64, 65536}, Row{64, 1000, 65536}, Row{1, 5000, 3}, Row{70000, 100, 2000}}) {
+    const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(r.m, r.n, r.k, 24 * gib);
+    const int64_t resident = s.resident_a ? r.m : r.n, streamed = s.resident_a ? r.n : r.m;
+    SCOPED_TRACE(std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k));
+    EXPECT_EQ(s.resident_a, r.m <= r.n);
+    EXPECT_EQ(s.resident_chunk, resident) << "a 24 GiB budget holds the whole resident operand";
+    EXPECT_GE(s.panel, 1);
+    EXPECT_LE(s.panel, streamed);
+    EXPECT_TRUE(s.panel == streamed || s.panel % 64 == 0) << s.panel;
+    // The last tile (which nothing overlaps) stays small: at most 64 MiB of C, 128 MiB of operand panel,
+    // unless a single 64-wide panel is already larger.
+    EXPECT_TRUE(s.panel * s.resident_chunk * 8 <= 64 * (int64_t(1) << 20) || s.panel == 64) << s.panel;
+    EXPECT_TRUE(s.panel * r.k * 8 <= 128 * (int64_t(1) << 20) || s.panel == 64) << s.panel;
+    if (streamed >= 8 * 256) EXPECT_GE((streamed + s.panel - 1) / s.panel, 8) << "enough panels to overlap";
+  }
+  // A resident operand over its budget goes in chunks that fit it.
+  const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(20000, 30000, 10000, gib);
+  EXPECT_TRUE(s.resident_a);
+  EXPECT_LT(s.resident_chunk, 20000);
+  EXPECT_LE(s.resident_chunk * 10000 * 8, gib);
+}

@@ -108,6 +108,11 @@ const char* tcgemm_last_error(void);
  *     tcgemm_dmma_shared_ab, 5 is tile_k; for the tcgemm_config_* calls, 1 is the configuration). */
 int32_t tcgemm_last_error_argument(void);
 #define TCGEMM_ARG_CONFIG 14
+/* 1 when the last failed call on this thread had already written part of C, else 0. Only tcgemm_dgemm_host
+ * can fail that way (a CUDA failure in the middle of its pipeline, after the first C tiles came back): the
+ * tiles finished before the failure hold the result, the rest of C is unchanged. A caller can then recompute
+ * from the original C only where beta == 0. */
+int32_t tcgemm_last_error_output_written(void);
 const char* tcgemm_version_string(void);
 
 /* ---- device ------------------------------------------------------------------------------------- */
@@ -198,17 +203,29 @@ typedef struct tcgemm_plan {
 } tcgemm_plan;
 tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, tcgemm_plan* plan);
 
-/* DGEMM on host arrays: copies A, B (and C when beta != 0) to the current GPU, runs tcgemm_dgemm, copies C
- * back and returns when C is complete. Argument numbering as tcgemm_dgemm.
- *   Streams: each call runs on a non-blocking stream of its own, so calls from several host threads overlap
- *     with each other and neither wait for nor hold up work on the legacy default stream.
- *   Memory: device buffers come from a memory pool tcgemm keeps per CUDA context, shared by all threads; at
+/* DGEMM on host arrays (pageable or pinned), on the current GPU; returns when C is complete. Argument
+ * numbering as tcgemm_dgemm.
+ *   Pipeline: the smaller of op(A) and op(B) is copied to the GPU once; the other, with C, goes through in
+ *     panels on three streams, so the upload of one panel, the product of the next and the download of the
+ *     C tile before overlap (both copy directions and the SMs busy at once). Each byte of A, B and C crosses
+ *     the link once while the smaller operand fits in 30% of the device memory (else it goes in chunks and
+ *     the other operand once per chunk). alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros
+ *     without reading C).
+ *   Copies: arrays the caller has pinned (tcgemm_host_register, cudaHostRegister, cudaMallocHost) go by
+ *     direct DMA from and to their own memory; pageable arrays through pinned staging buffers that several
+ *     host threads fill and empty (TCGEMM_HOST_COPY_THREADS helper threads, default half the hardware
+ *     threads up to 8; TCGEMM_HOST_STAGING_BYTES per buffer, default 16 MiB, 8 buffers per engine).
+ *   Threads and streams: the streams, events and staging buffers form an engine that tcgemm keeps per CUDA
+ *     context and reuses; concurrent calls take separate engines (at most four per context, further calls
+ *     wait for one), so calls from several threads overlap and none uses the legacy default stream.
+ *   Memory: device buffers come from tcgemm's memory pool (one per CUDA context, shared by all threads); at
  *     the end of each call the pool keeps at most TCGEMM_HOST_WORKSPACE_BYTES (environment variable, bytes;
- *     default 1 GiB) for later calls and returns the rest to the device, so thread pools never hold GPU
- *     memory per thread. tcgemm_release_workspace() returns all of it (current device). After
- *     cudaDeviceReset a new pool is made; nothing from the destroyed context is used again.
- *   Copies: from the caller's arrays directly. Pageable memory is staged by the CUDA driver; arrays the caller
- *     has pinned (cudaHostRegister, cudaMallocHost) go by direct DMA at full link speed. */
+ *     default 1/16 of the device memory, at least 1 GiB) and returns the rest to the device.
+ *     tcgemm_release_workspace() returns all of it and the
+ *     idle engines' staging buffers (current device). After cudaDeviceReset new pools and engines are made;
+ *     nothing from the destroyed context is used again.
+ *   Failure: argument, device and pending-error checks fail before any copy (C untouched). A CUDA failure
+ *     during the pipeline can come after C tiles were written: see tcgemm_last_error_output_written(). */
 tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                                 double* C, int64_t ldc);

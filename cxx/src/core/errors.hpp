@@ -26,6 +26,9 @@ tcgemm_status set_arg_error(tcgemm_status status, int32_t argument, const char* 
 // TCGEMM_ERROR_CONTEXT_LOST for a sticky error (the context is corrupt).
 tcgemm_status set_cuda_error(cudaError_t err, const char* what);
 bool is_sticky_cuda_error(cudaError_t err);
+// Marks the failure being reported as one that came after part of C was written (tcgemm_dgemm_host's
+// pipeline); clear_error() unmarks it.
+void set_output_written(bool written);
 // Called right before a call's first launch: drops a non-sticky error left pending by earlier code (it is
 // not tcgemm's, and must not make the check after the launch report a launch failure for a kernel that
 // ran); reports a sticky one as TCGEMM_ERROR_CONTEXT_LOST, so that nothing is launched into a dead context.

@@ -1,6 +1,7 @@
 // tcgemm's per-context memory pool and stream-ordered scratch buffers (memory_pool.hpp).
 #include "core/memory_pool.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -10,18 +11,18 @@
 namespace tcgemm::detail {
 namespace {
 
-constexpr uint64_t kDefaultRetainBytes = uint64_t(1) << 30;
+constexpr uint64_t kMinDefaultRetainBytes = uint64_t(1) << 30;
 
-// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count) or the default.
-uint64_t retain_limit_bytes() {
-  static const uint64_t limit = [] {
-    const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
-    if (!text || !*text) return kDefaultRetainBytes;
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(text, &end, 10);
-    return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : kDefaultRetainBytes;
-  }();
-  return limit;
+// The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count), or by default 1/16 of the device's
+// memory and at least 1 GiB (5 GB on an 80 GB H100): enough for the host path's buffers at n = 16384
+// (about 2.6 GB), so repeated large host-array calls take nothing new from the driver.
+uint64_t retain_limit_bytes(uint64_t device_total_bytes) {
+  const uint64_t fallback = std::max(kMinDefaultRetainBytes, device_total_bytes / 16);
+  const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : fallback;
 }
 
 struct Pools {
@@ -52,7 +53,9 @@ tcgemm_status context_pool(const DeviceContext& ctx, cudaMemPool_t* out) {
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = ctx.device;
     TCGEMM_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
-    uint64_t retain = retain_limit_bytes();
+    size_t free_bytes = 0, total_bytes = 0;  // ctx's device is the current one (device_gate)
+    TCGEMM_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    uint64_t retain = retain_limit_bytes(total_bytes);
     TCGEMM_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &retain));
   }
   all.by_context[ctx.context_id] = pool;

@@ -1,7 +1,8 @@
 // tcgemm's device memory: one stream-ordered memory pool per CUDA context, shared by all threads and by
 // every part of the library that needs scratch memory (the host-array path's copies of A, B and C, the
 // split-K workspace). After each synchronisation the pool keeps at most TCGEMM_HOST_WORKSPACE_BYTES
-// (default 1 GiB) and returns the rest to the device, so repeated calls allocate nothing from the driver.
+// (default 1/16 of the device memory, at least 1 GiB) and returns the rest to the device, so repeated calls
+// allocate nothing from the driver.
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,7 @@ namespace {
 struct LastError {
   std::string message;
   int32_t argument = 0;  // 1-based argument position (see tcgemm_last_error_argument), 0: none
+  bool output_written = false;  // the failed call had already written part of C (tcgemm_dgemm_host)
 };
 thread_local LastError g_last;
 
@@ -26,7 +27,10 @@ tcgemm_status record(tcgemm_status status, int32_t argument, const char* fmt, va
 void clear_error() {
   g_last.message.clear();
   g_last.argument = 0;
+  g_last.output_written = false;
 }
+
+void set_output_written(bool written) { g_last.output_written = written; }
 
 tcgemm_status set_error(tcgemm_status status, const char* fmt, ...) {
   va_list args;
@@ -109,6 +113,8 @@ const char* tcgemm_status_string(tcgemm_status status) {
 const char* tcgemm_last_error(void) { return tcgemm::detail::g_last.message.c_str(); }
 
 int32_t tcgemm_last_error_argument(void) { return tcgemm::detail::g_last.argument; }
+
+int32_t tcgemm_last_error_output_written(void) { return tcgemm::detail::g_last.output_written ? 1 : 0; }
 
 const char* tcgemm_version_string(void) {
 #define TCGEMM_STR2(x) #x

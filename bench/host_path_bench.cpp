@@ -1,0 +1,305 @@
+// tcgemm-host-bench: DGEMM on host arrays. tcgemm_dgemm_host against NVBLAS (its dgemm_, loaded with dlopen,
+// auto-pinning on, CPU fallback pointed at the system BLAS) and cublasXtDgemm, on the same random host arrays,
+// pageable and then pinned, interleaved in one process; beside them the bound
+//   max(bytes up / pinned H2D rate, bytes down / pinned D2H rate, time of tcgemm_dgemm on device arrays)
+// with the link rates measured here. The calls are synchronous, so each is timed on the host clock (median
+// of --reps runs after one warm-up each). The first timed call of each library is checked against the
+// others (normwise difference).
+//   tcgemm-host-bench [--sizes 1024,2048,...] [--shapes MxNxK,...] [--reps 10] [--beta 0.5] [--no-nvblas]
+//                     [--no-xt] [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/.../libblas.so.3]
+#include <cublasXt.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tcgemm/tcgemm.h"
+
+namespace {
+
+using Dgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*, const double*,
+                       const int*, const double*, const int*, const double*, double*, const int*, size_t, size_t);
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Pinned link rates (GB/s): H2D alone, D2H alone, 256 MiB copies, median of 10.
+void link_rates(double* h2d, double* d2h) {
+  const size_t bytes = size_t(256) << 20;
+  void *h = nullptr, *d = nullptr;
+  cuda_check(cudaMallocHost(&h, bytes), "cudaMallocHost");
+  cuda_check(cudaMalloc(&d, bytes), "cudaMalloc");
+  std::memset(h, 1, bytes);
+  std::vector<double> up, down;
+  for (int i = 0; i < 11; ++i) {
+    const double tu = seconds_of([&] { cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "H2D"); });
+    const double td = seconds_of([&] { cuda_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "D2H"); });
+    if (i) up.push_back(bytes / tu / 1e9), down.push_back(bytes / td / 1e9);
+  }
+  *h2d = median(up);
+  *d2h = median(down);
+  cudaFreeHost(h);
+  cudaFree(d);
+}
+
+// tcgemm_dgemm on device arrays, the compute part of the bound: median of 10 event-timed runs.
+double device_seconds(int64_t m, int64_t n, int64_t k, double beta) {
+  double *a, *b, *c;
+  cuda_check(cudaMalloc(&a, size_t(m * k) * 8), "cudaMalloc");
+  cuda_check(cudaMalloc(&b, size_t(k * n) * 8), "cudaMalloc");
+  cuda_check(cudaMalloc(&c, size_t(m * n) * 8), "cudaMalloc");
+  std::vector<double> h(size_t(std::max({m * k, k * n, m * n})));
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& x : h) x = u(g);
+  cuda_check(cudaMemcpy(a, h.data(), size_t(m * k) * 8, cudaMemcpyHostToDevice), "H2D");
+  cuda_check(cudaMemcpy(b, h.data(), size_t(k * n) * 8, cudaMemcpyHostToDevice), "H2D");
+  cuda_check(cudaMemcpy(c, h.data(), size_t(m * n) * 8, cudaMemcpyHostToDevice), "H2D");
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<double> t;
+  for (int i = 0; i < 12; ++i) {
+    cudaEventRecord(e0);
+    if (tcgemm_dgemm('N', 'N', m, n, k, 1.0, a, m, b, k, beta, c, m, nullptr) != TCGEMM_SUCCESS) {
+      std::fprintf(stderr, "tcgemm_dgemm: %s\n", tcgemm_last_error());
+      std::exit(1);
+    }
+    cudaEventRecord(e1);
+    cuda_check(cudaEventSynchronize(e1), "event");
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (i >= 2) t.push_back(ms * 1e-3);
+  }
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  return median(t);
+}
+
+std::vector<int64_t> parse_list(const std::string& s) {
+  std::vector<int64_t> v;
+  size_t p = 0;
+  while (p < s.size()) {
+    const size_t q = s.find(',', p);
+    v.push_back(std::stoll(s.substr(p, q - p)));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  return v;
+}
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    num += (x[i] - y[i]) * (x[i] - y[i]);
+    den += y[i] * y[i];
+  }
+  return std::sqrt(num / std::max(den, 1e-300));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Shape> shapes;
+  int reps = 10;
+  double beta = 0.5;
+  bool use_nvblas = true, use_xt = true;
+  std::string nvblas_lib = "libnvblas.so.13", cpu_blas = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      for (int64_t n : parse_list(next())) shapes.push_back({n, n, n});
+    } else if (a == "--shapes") {
+      const std::string s = next();
+      size_t p = 0;
+      while (p < s.size()) {
+        const size_t q = s.find(',', p);
+        Shape sh{};
+        if (std::sscanf(s.substr(p, q - p).c_str(), "%ldx%ldx%ld", &sh.m, &sh.n, &sh.k) != 3) {
+          std::fprintf(stderr, "bad shape in %s\n", s.c_str());
+          return 2;
+        }
+        shapes.push_back(sh);
+        if (q == std::string::npos) break;
+        p = q + 1;
+      }
+    } else if (a == "--reps") {
+      reps = std::stoi(next());
+    } else if (a == "--beta") {
+      beta = std::stod(next());
+    } else if (a == "--no-nvblas") {
+      use_nvblas = false;
+    } else if (a == "--no-xt") {
+      use_xt = false;
+    } else if (a == "--nvblas-lib") {
+      nvblas_lib = next();
+    } else if (a == "--cpu-blas") {
+      cpu_blas = next();
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (shapes.empty())
+    for (int64_t n : {1024, 2048, 4096, 8192, 16384}) shapes.push_back({n, n, n});
+
+  Dgemm nvblas_dgemm = nullptr;
+  if (use_nvblas) {
+    // NVBLAS reads its configuration when loaded: a file naming the CPU BLAS, all GPUs, auto-pinning on.
+    if (!std::getenv("NVBLAS_CONFIG_FILE")) {
+      const std::string path = "/tmp/tcgemm-host-bench-nvblas.conf";
+      FILE* f = std::fopen(path.c_str(), "w");
+      if (!f) return 1;
+      std::fprintf(f, "NVBLAS_LOGFILE /tmp/tcgemm-host-bench-nvblas.log\nNVBLAS_CPU_BLAS_LIB %s\n"
+                      "NVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n", cpu_blas.c_str());
+      std::fclose(f);
+      setenv("NVBLAS_CONFIG_FILE", path.c_str(), 1);
+    }
+    void* lib = dlopen(nvblas_lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib) nvblas_dgemm = reinterpret_cast<Dgemm>(dlsym(lib, "dgemm_"));
+    if (!nvblas_dgemm) std::printf("# NVBLAS not available (%s): its columns are empty\n", dlerror());
+  }
+  cublasXtHandle_t xt = nullptr;
+  if (use_xt) {
+    int dev = 0;
+    if (cublasXtCreate(&xt) != CUBLAS_STATUS_SUCCESS || cublasXtDeviceSelect(xt, 1, &dev) != CUBLAS_STATUS_SUCCESS) {
+      std::printf("# cublasXt not available\n");
+      xt = nullptr;
+    }
+  }
+
+  double h2d = 0, d2h = 0;
+  link_rates(&h2d, &d2h);
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("# device %s; pinned link H2D %.1f GB/s, D2H %.1f GB/s; beta %.2f; median of %d calls after one "
+              "warm-up, host clock\n", prop.name, h2d, d2h, beta, reps);
+  std::printf("# TFLOP/s per library; bound = max(up bytes / H2D, down bytes / D2H, tcgemm_dgemm on device "
+              "arrays); frac = tcgemm / bound; x = tcgemm / NVBLAS\n");
+  std::printf("%-20s %-8s %8s %8s %8s %8s %8s %6s %6s %9s %9s\n", "shape", "memory", "tcgemm", "nvblas",
+              "cublasXt", "bound", "device", "frac", "x", "diff_nvb", "diff_xt");
+
+  for (const Shape& s : shapes) {
+    const int64_t m = s.m, n = s.n, k = s.k;
+    std::vector<double> A(size_t(m * k)), B(size_t(k * n)), C0(size_t(m * n));
+    std::mt19937_64 g(uint64_t(m * 31 + n * 7 + k));
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto* v : {&A, &B, &C0})
+      for (double& x : *v) x = u(g);
+    std::vector<double> C = C0, Ct, Cn, Cx;
+    const double flops = 2.0 * double(m) * double(n) * double(k);
+    const double up = 8.0 * double(m * k + k * n + (beta != 0 ? m * n : 0)), down = 8.0 * double(m * n);
+    const double dev_s = device_seconds(m, n, k, beta);
+    const double bound_s = std::max({up / (h2d * 1e9), down / (d2h * 1e9), dev_s});
+    const int mi = int(m), ni = int(n), ki = int(k);
+
+    auto run_tcgemm = [&] {
+      if (tcgemm_dgemm_host('N', 'N', m, n, k, 1.0, A.data(), m, B.data(), k, beta, C.data(), m) != TCGEMM_SUCCESS) {
+        std::fprintf(stderr, "tcgemm_dgemm_host: %s\n", tcgemm_last_error());
+        std::exit(1);
+      }
+    };
+    auto run_nvblas = [&] {
+      const double one = 1.0;
+      nvblas_dgemm("N", "N", &mi, &ni, &ki, &one, A.data(), &mi, B.data(), &ki, &beta, C.data(), &mi, 1, 1);
+    };
+    auto run_xt = [&] {
+      const double one = 1.0;
+      if (cublasXtDgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &beta, C.data(), m) !=
+          CUBLAS_STATUS_SUCCESS) {
+        std::fprintf(stderr, "cublasXtDgemm failed\n");
+        std::exit(1);
+      }
+    };
+    auto is_pinned = [](const void* p) {
+      cudaPointerAttributes a{};
+      const bool pinned = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
+      cudaGetLastError();
+      return pinned;
+    };
+
+    for (const bool pinned : {false, true}) {
+      if (pinned) {
+        for (auto* v : {&A, &B, &C})
+          if (tcgemm_host_register(v->data(), int64_t(v->size() * 8)) != TCGEMM_SUCCESS) {
+            std::fprintf(stderr, "tcgemm_host_register: %s\n", tcgemm_last_error());
+            return 1;
+          }
+      }
+      // Checked calls from the same C0, then warm-ups, then interleaved timed rounds.
+      C = C0;
+      run_tcgemm();
+      Ct = C;
+      double diff_n = NAN, diff_x = NAN;
+      if (nvblas_dgemm) {
+        C = C0;
+        run_nvblas();
+        Cn = C;
+        diff_n = rel_diff(Cn, Ct);
+      }
+      if (xt) {
+        C = C0;
+        run_xt();
+        Cx = C;
+        diff_x = rel_diff(Cx, Ct);
+      }
+      std::vector<double> tt, tn, tx;
+      bool memory_changed = false;
+      for (int r = 0; r < reps; ++r) {
+        if (is_pinned(A.data()) != pinned || is_pinned(C.data()) != pinned) memory_changed = true;
+        tt.push_back(seconds_of(run_tcgemm));
+        if (nvblas_dgemm) tn.push_back(seconds_of(run_nvblas));
+        if (xt) tx.push_back(seconds_of(run_xt));
+      }
+      const double t_t = median(tt), t_n = tn.empty() ? NAN : median(tn), t_x = tx.empty() ? NAN : median(tx);
+      char shape[64];
+      std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(m), long(n), long(k));
+      std::printf("%-20s %-8s %8.2f %8.2f %8.2f %8.2f %8.2f %6.2f %6.2f %9.1e %9.1e%s\n", shape,
+                  pinned ? "pinned" : "pageable", flops / t_t / 1e12, flops / t_n / 1e12, flops / t_x / 1e12,
+                  flops / bound_s / 1e12, flops / dev_s / 1e12, bound_s / t_t, t_n / t_t, diff_n, diff_x,
+                  memory_changed ? "  (the arrays' pinning changed during the run: another library pinned them)"
+                                 : "");
+      std::fflush(stdout);
+      if (pinned)
+        for (auto* v : {&A, &B, &C}) tcgemm_host_unregister(v->data());
+    }
+  }
+  if (xt) cublasXtDestroy(xt);
+  return 0;
+}

@@ -1,0 +1,286 @@
+// The pipelined host-array DGEMM (pipelined_dgemm.hpp).
+#include "host/pipelined_dgemm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "api/gemm_call.hpp"
+#include "core/arguments.hpp"
+#include "core/errors.hpp"
+#include "core/memory_pool.hpp"
+#include "host/copy_workers.hpp"
+#include "host/host_engine.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr int64_t kMiB = int64_t(1) << 20;
+// A streamed panel's C tile and operand panel stay under these sizes, so the last tile's compute and
+// download (which nothing overlaps) are a small part of a large call.
+constexpr int64_t kMaxTileBytes = 64 * kMiB;
+constexpr int64_t kMaxPanelBytes = 128 * kMiB;
+// At least this many panels when the streamed dimension allows (the same tail argument) ...
+constexpr int64_t kTargetPanels = 8;
+// ... but no panel narrower than this, where the GEMM on a panel would lose efficiency (and host calls
+// would dominate). Rounded to multiples of kPanelQuantum, the sm90 tile width.
+constexpr int64_t kMinPanel = 256;
+constexpr int64_t kPanelQuantum = 64;
+// The resident operand's share of device memory.
+constexpr double kResidentShare = 0.30;
+
+int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
+
+// TCGEMM_HOST_RESIDENT_BYTES (bytes, at least 1 MiB) or kResidentShare of the device's memory.
+int64_t resident_budget_bytes(int64_t device_memory) {
+  const char* text = std::getenv("TCGEMM_HOST_RESIDENT_BYTES");
+  if (text && *text) {
+    char* end = nullptr;
+    const long long v = std::strtoll(text, &end, 10);
+    if (end && *end == '\0' && v >= kMiB) return int64_t(v);
+  }
+  return int64_t(kResidentShare * double(device_memory));
+}
+
+// A block of a column-major host matrix: `rows` x `cols` from `first`, leading dimension `ld` (elements).
+struct HostBlock {
+  const double* first = nullptr;
+  int64_t ld = 0, rows = 0, cols = 0;
+};
+
+// Whether the CUDA driver treats the memory from `first` to `last` as pinned host memory.
+bool is_pinned(const void* first, const void* last) {
+  for (const void* p : {first, last}) {
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    if (a.type != cudaMemoryTypeHost) return false;
+  }
+  return true;
+}
+bool is_pinned(const double* base, int64_t rows, int64_t cols, int64_t ld) {
+  return is_pinned(base, base + (cols - 1) * ld + rows - 1);
+}
+
+// Pieces of a block that fit one staging buffer of `cap` doubles: whole columns when a column fits, else
+// parts of one column. `offset` is the piece's place in the packed device copy (leading dimension rows).
+struct Piece {
+  int64_t row0, col0, rows, cols, offset;
+};
+std::vector<Piece> staging_pieces(const HostBlock& b, int64_t cap) {
+  std::vector<Piece> out;
+  if (b.rows <= cap) {
+    const int64_t per = cap / b.rows;
+    for (int64_t c = 0; c < b.cols; c += per) out.push_back({0, c, b.rows, std::min(per, b.cols - c), c * b.rows});
+  } else {
+    for (int64_t c = 0; c < b.cols; ++c)
+      for (int64_t r = 0; r < b.rows; r += cap)
+        out.push_back({r, c, std::min(cap, b.rows - r), 1, c * b.rows + r});
+  }
+  return out;
+}
+
+// Host block -> packed device copy (leading dimension b.rows), on the engine's upload stream.
+tcgemm_status upload(HostEngine& e, const HostBlock& b, bool pinned, double* dst) {
+  if (pinned) {
+    TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(dst, size_t(b.rows) * 8, b.first, size_t(b.ld) * 8, size_t(b.rows) * 8,
+                                      size_t(b.cols), cudaMemcpyHostToDevice, e.upload));
+    return TCGEMM_SUCCESS;
+  }
+  for (const Piece& p : staging_pieces(b, e.staging_bytes / 8)) {
+    const int i = e.next_up_staging;
+    e.next_up_staging = (i + 1) % HostEngine::kStagingBuffers;
+    // The buffer's previous upload must have read it before the host overwrites it.
+    TCGEMM_CUDA_TRY(cudaEventSynchronize(e.up_staging_free[i]));
+    copy_runs({reinterpret_cast<const char*>(b.first + p.row0 + p.col0 * b.ld), b.ld * 8, e.up_staging[i],
+               p.rows * 8, p.rows * 8, p.cols});
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(dst + p.offset, e.up_staging[i], size_t(p.rows * p.cols) * 8,
+                                    cudaMemcpyHostToDevice, e.upload));
+    TCGEMM_CUDA_TRY(cudaEventRecord(e.up_staging_free[i], e.upload));
+  }
+  return TCGEMM_SUCCESS;
+}
+
+// Packed device copy (leading dimension rows) -> the caller's C block, on the download stream. Pageable C:
+// up to kStagingBuffers pieces are in flight while the host copies finished ones out; returns when the
+// block is in C. Pinned C: returns once the copy is queued.
+tcgemm_status download(HostEngine& e, const double* src, double* c_first, int64_t ldc, int64_t rows, int64_t cols,
+                       bool pinned) {
+  if (pinned) {
+    TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(c_first, size_t(ldc) * 8, src, size_t(rows) * 8, size_t(rows) * 8,
+                                      size_t(cols), cudaMemcpyDeviceToHost, e.download));
+    return TCGEMM_SUCCESS;
+  }
+  const std::vector<Piece> pieces = staging_pieces({c_first, ldc, rows, cols}, e.staging_bytes / 8);
+  constexpr int kBuffers = HostEngine::kStagingBuffers;
+  auto issue = [&](size_t n) -> tcgemm_status {
+    const Piece& p = pieces[n];
+    const int i = int(n % kBuffers);
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(e.down_staging[i], src + p.offset, size_t(p.rows * p.cols) * 8,
+                                    cudaMemcpyDeviceToHost, e.download));
+    TCGEMM_CUDA_TRY(cudaEventRecord(e.down_staging_ready[i], e.download));
+    return TCGEMM_SUCCESS;
+  };
+  for (size_t n = 0; n < pieces.size() && n < size_t(kBuffers); ++n) TCGEMM_TRY(issue(n));
+  for (size_t n = 0; n < pieces.size(); ++n) {
+    const Piece& p = pieces[n];
+    const int i = int(n % kBuffers);
+    TCGEMM_CUDA_TRY(cudaEventSynchronize(e.down_staging_ready[i]));
+    copy_runs({e.down_staging[i], p.rows * 8, reinterpret_cast<char*>(c_first + p.row0 + p.col0 * ldc), ldc * 8,
+               p.rows * 8, p.cols});
+    if (n + kBuffers < pieces.size()) TCGEMM_TRY(issue(n + kBuffers));
+  }
+  return TCGEMM_SUCCESS;
+}
+
+// Waits for the engine's three streams, whichever way the call ends: no copy may still run on the caller's
+// arrays, or into device buffers about to be released, after it. Declared after the device buffers, so it
+// runs before their (stream-ordered) release. Keeps the first CUDA error a wait reports (an asynchronous
+// fault of a copy or a kernel).
+struct StreamsDrained {
+  HostEngine& e;
+  cudaError_t* first_error;
+  ~StreamsDrained() {
+    for (cudaStream_t s : {e.upload, e.compute, e.download}) {
+      const cudaError_t err = cudaStreamSynchronize(s);
+      if (err != cudaSuccess && *first_error == cudaSuccess) *first_error = err;
+    }
+    if (*first_error != cudaSuccess) (void)cudaGetLastError();
+  }
+};
+
+}  // namespace
+
+HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes) {
+  HostSchedule s;
+  // Keep the smaller operand resident: the other streams through in panels. Ties keep op(A).
+  s.resident_a = m <= n;
+  const int64_t resident_len = s.resident_a ? m : n, streamed_len = s.resident_a ? n : m;
+  const int64_t budget = resident_bytes / 8;  // doubles
+  s.resident_chunk = std::min(resident_len, std::max<int64_t>(kPanelQuantum, budget / k));
+  int64_t w = std::max(kMinPanel, round_up((streamed_len + kTargetPanels - 1) / kTargetPanels, kPanelQuantum));
+  w = std::min(w, std::max(kPanelQuantum, kMaxTileBytes / 8 / s.resident_chunk / kPanelQuantum * kPanelQuantum));
+  w = std::min(w, std::max(kPanelQuantum, kMaxPanelBytes / 8 / k / kPanelQuantum * kPanelQuantum));
+  s.panel = std::min(w, streamed_len);
+  return s;
+}
+
+tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written) {
+  *c_written = false;
+  HostEngine* engine = nullptr;
+  TCGEMM_TRY(acquire_host_engine(ctx, &engine));
+  HostEngine& e = *engine;
+  const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory));
+  const bool ta = p.transa != 'N', tb = p.transb != 'N';
+
+  // Rows i0.. (count) of op(A) and columns j0.. of op(B), as blocks of the stored matrices.
+  auto a_rows = [&](int64_t i0, int64_t count) {
+    return ta ? HostBlock{p.A + i0 * p.lda, p.lda, p.k, count} : HostBlock{p.A + i0, p.lda, count, p.k};
+  };
+  auto b_cols = [&](int64_t j0, int64_t count) {
+    return tb ? HostBlock{p.B + j0, p.ldb, count, p.k} : HostBlock{p.B + j0 * p.ldb, p.ldb, p.k, count};
+  };
+  const int64_t a_stored_rows = ta ? p.k : p.m, a_stored_cols = ta ? p.m : p.k;
+  const int64_t b_stored_rows = tb ? p.n : p.k, b_stored_cols = tb ? p.k : p.n;
+  const bool a_pinned = is_pinned(p.A, a_stored_rows, a_stored_cols, p.lda);
+  const bool b_pinned = is_pinned(p.B, b_stored_rows, b_stored_cols, p.ldb);
+  const bool c_pinned = is_pinned(p.C, p.m, p.n, p.ldc);
+
+  cudaError_t wait_error = cudaSuccess;
+  auto run = [&]() -> tcgemm_status {
+      const int64_t resident_len = s.resident_a ? p.m : p.n, streamed_len = s.resident_a ? p.n : p.m;
+      const int64_t rows_cap = s.resident_a ? s.resident_chunk : s.panel;  // most rows of a C tile
+      const int64_t cols_cap = s.resident_a ? s.panel : s.resident_chunk;
+      // Device buffers: all allocated on the compute stream, which the copy streams then wait for.
+      StreamScratch resident_buf, panel_buf[HostEngine::kSlots], tile_buf[HostEngine::kSlots];
+      double* resident = nullptr;
+      double* panel[HostEngine::kSlots] = {};
+      double* tile[HostEngine::kSlots] = {};
+      void* ptr = nullptr;
+      TCGEMM_TRY(resident_buf.allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
+      resident = static_cast<double*>(ptr);
+      for (int i = 0; i < HostEngine::kSlots; ++i) {
+        TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
+        panel[i] = static_cast<double*>(ptr);
+        TCGEMM_TRY(tile_buf[i].allocate(ctx, size_t(rows_cap * cols_cap) * 8, e.compute, &ptr));
+        tile[i] = static_cast<double*>(ptr);
+      }
+      StreamsDrained drained{e, &wait_error};
+      TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.compute));
+      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.join, 0));
+      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.join, 0));
+
+      struct Tile {
+        int slot;
+        int64_t i0, j0, rows, cols;
+      };
+      Tile pending{};
+      bool have_pending = false;
+      auto finish = [&](const Tile& t) -> tcgemm_status {
+        TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.slot_computed[t.slot], 0));
+        *c_written = true;
+        TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned));
+        TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_free[t.slot], e.download));
+        return TCGEMM_SUCCESS;
+      };
+
+      int64_t count = 0;
+      for (int64_t r0 = 0; r0 < resident_len; r0 += s.resident_chunk) {
+        const int64_t rc = std::min(s.resident_chunk, resident_len - r0);
+        // A new resident chunk overwrites the old one only after every product that read it.
+        if (r0 > 0) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used, 0));
+        const HostBlock rb = s.resident_a ? a_rows(r0, rc) : b_cols(r0, rc);
+        TCGEMM_TRY(upload(e, rb, s.resident_a ? a_pinned : b_pinned, resident));
+        for (int64_t s0 = 0; s0 < streamed_len; s0 += s.panel, ++count) {
+          const int64_t sc = std::min(s.panel, streamed_len - s0);
+          const int slot = int(count % HostEngine::kSlots);
+          const Tile t = s.resident_a ? Tile{slot, r0, s0, rc, sc} : Tile{slot, s0, r0, sc, rc};
+          // The slot's previous C tile must have left before its buffers are refilled.
+          TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
+          const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
+          TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, panel[slot]));
+          if (p.beta != 0.0)
+            TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
+          TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_uploaded[slot], e.upload));
+
+          // The tile's product, on the packed device copies (leading dimension: their stored rows).
+          TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.slot_uploaded[slot], 0));
+          const HostBlock ab = s.resident_a ? rb : sb, bb = s.resident_a ? sb : rb;
+          GemmProblem d = p;
+          d.m = t.rows;
+          d.n = t.cols;
+          d.A = s.resident_a ? resident : panel[slot];
+          d.lda = ab.rows;
+          d.B = s.resident_a ? panel[slot] : resident;
+          d.ldb = bb.rows;
+          d.C = tile[slot];
+          d.ldc = t.rows;
+          TCGEMM_TRY(run_on_device(d, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, e.compute));
+          TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_computed[slot], e.compute));
+          TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used, e.compute));
+
+          // The previous tile goes home now that this one's uploads are queued ahead of the host's waits.
+          if (have_pending) TCGEMM_TRY(finish(pending));
+          pending = t;
+          have_pending = true;
+        }
+      }
+      if (have_pending) TCGEMM_TRY(finish(pending));
+      // The buffers go back to the pool on the compute stream, after the last download has read them.
+      TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.download));
+      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.join, 0));
+      return TCGEMM_SUCCESS;
+  };
+  tcgemm_status status = run();
+  // The buffers were released on the compute stream; wait for that too, so the pool trims now.
+  if (const cudaError_t err = cudaStreamSynchronize(e.compute); err != cudaSuccess && wait_error == cudaSuccess)
+    wait_error = err;
+  if (status == TCGEMM_SUCCESS && wait_error != cudaSuccess)
+    status = set_cuda_error(wait_error, "the host path's streams (cudaStreamSynchronize)");
+  release_host_engine(ctx, engine, status == TCGEMM_SUCCESS && wait_error == cudaSuccess);
+  return status;
+}
+
+}  // namespace tcgemm::detail

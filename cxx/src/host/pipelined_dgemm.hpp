@@ -1,0 +1,33 @@
+// The pipelined host-array DGEMM behind tcgemm_dgemm_host (and so libtcgemm_blas's GPU route for host
+// arrays). One operand stays on the GPU ("resident"); the other and C go by panels through three device
+// slots: while panel t is multiplied, panel t+1 (and its C tile) uploads on one copy engine and panel t-1's
+// C tile downloads on the other. Each byte of A, B and C crosses the link once when the resident operand
+// fits in its share of device memory (30%, or TCGEMM_HOST_RESIDENT_BYTES); otherwise the resident operand goes in row (or column) chunks
+// and the streamed one once per chunk.
+//
+// Pageable arrays go through the engine's pinned staging buffers, copied by several host threads
+// (copy_workers.hpp); arrays the caller pinned (cudaHostRegister, cudaMallocHost; checked at their first and
+// last element) are copied by direct DMA from and to their own memory.
+#pragma once
+
+#include "core/problem.hpp"
+#include "tcgemm/tcgemm.h"
+
+namespace tcgemm::detail {
+
+// How the product is cut (exposed for the tests of the schedule and for reports).
+struct HostSchedule {
+  bool resident_a = true;      // op(A) resident, column panels of op(B) and C streamed; else op(B) resident
+  int64_t resident_chunk = 0;  // rows of op(A) (or columns of op(B)) on the GPU at once
+  int64_t panel = 0;           // columns (or rows) of each streamed panel
+};
+// resident_bytes: the most the resident operand may take on the GPU (the caller's
+// TCGEMM_HOST_RESIDENT_BYTES, or 30% of the device memory).
+HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes);
+
+// For a validated problem with m, n, k >= 1 and alpha != 0, on ctx's device. *c_written is set when any
+// part of C has been written (before a failure, the tiles finished so far hold their result and the others
+// are unchanged); on success all of C is.
+tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written);
+
+}  // namespace tcgemm::detail
