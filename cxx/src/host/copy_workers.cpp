@@ -72,10 +72,14 @@ class Workers {
   void serve() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+      // Pieces are taken without the lock (by the jobs' owners too): a job seen with pieces left may have
+      // none the moment after, so the job is chosen by the same look that wakes the worker.
+      Job* job = nullptr;
       wake_.wait(lock, [&] {
-        return std::any_of(queue_.begin(), queue_.end(), [](Job* j) { return j->next.load() < j->pieces; });
+        auto it = std::find_if(queue_.begin(), queue_.end(), [](Job* j) { return j->next.load() < j->pieces; });
+        job = it == queue_.end() ? nullptr : *it;
+        return job != nullptr;
       });
-      Job* job = *std::find_if(queue_.begin(), queue_.end(), [](Job* j) { return j->next.load() < j->pieces; });
       ++holders_;
       held_.push_back(job);
       lock.unlock();
