@@ -3,9 +3,11 @@
 // pageable and then pinned, interleaved in one process; beside them the bound
 //   max(bytes up / pinned H2D rate, bytes down / pinned D2H rate, time of tcgemm_dgemm on device arrays)
 // with the link rates measured here. The calls are synchronous, so each is timed on the host clock (median
-// of --reps runs after one warm-up each). The first timed call of each library is checked against the
+// of --reps runs after one warm-up each; a library whose checked call took over --slow-seconds gets
+// --slow-reps runs instead, marked "*": cublasXt on pageable arrays takes 10 s per call at n = 16384). The first timed call of each library is checked against the
 // others (normwise difference).
-//   tcgemm-host-bench [--sizes 1024,2048,...] [--shapes MxNxK,...] [--reps 10] [--beta 0.5] [--no-nvblas]
+//   tcgemm-host-bench [--sizes 1024,2048,...] [--shapes MxNxK,...] [--reps 10] [--slow-reps 3]
+//                     [--slow-seconds 4] [--beta 0.5] [--no-nvblas]
 //                     [--no-xt] [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/.../libblas.so.3]
 #include <cublasXt.h>
 #include <cuda_runtime.h>
@@ -130,7 +132,8 @@ double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
 
 int main(int argc, char** argv) {
   std::vector<Shape> shapes;
-  int reps = 10;
+  int reps = 10, slow_reps = 3;
+  double slow_seconds = 4.0;
   double beta = 0.5;
   bool use_nvblas = true, use_xt = true;
   std::string nvblas_lib = "libnvblas.so.13", cpu_blas = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
@@ -161,6 +164,10 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--reps") {
       reps = std::stoi(next());
+    } else if (a == "--slow-reps") {
+      slow_reps = std::stoi(next());
+    } else if (a == "--slow-seconds") {
+      slow_seconds = std::stod(next());
     } else if (a == "--beta") {
       beta = std::stod(next());
     } else if (a == "--no-nvblas") {
@@ -264,34 +271,37 @@ int main(int argc, char** argv) {
       }
       // Checked calls from the same C0, then warm-ups, then interleaved timed rounds.
       C = C0;
-      run_tcgemm();
+      const double first_t = seconds_of(run_tcgemm);
       Ct = C;
-      double diff_n = NAN, diff_x = NAN;
+      double diff_n = NAN, diff_x = NAN, first_n = 0, first_x = 0;
       if (nvblas_dgemm) {
         C = C0;
-        run_nvblas();
+        first_n = seconds_of(run_nvblas);
         Cn = C;
         diff_n = rel_diff(Cn, Ct);
       }
       if (xt) {
         C = C0;
-        run_xt();
+        first_x = seconds_of(run_xt);
         Cx = C;
         diff_x = rel_diff(Cx, Ct);
       }
+      const int reps_t = first_t > slow_seconds ? slow_reps : reps, reps_n = first_n > slow_seconds ? slow_reps : reps,
+                reps_x = first_x > slow_seconds ? slow_reps : reps;
       std::vector<double> tt, tn, tx;
       bool memory_changed = false;
-      for (int r = 0; r < reps; ++r) {
+      for (int r = 0; r < std::max({reps_t, reps_n, reps_x}); ++r) {
         if (is_pinned(A.data()) != pinned || is_pinned(C.data()) != pinned) memory_changed = true;
-        tt.push_back(seconds_of(run_tcgemm));
-        if (nvblas_dgemm) tn.push_back(seconds_of(run_nvblas));
-        if (xt) tx.push_back(seconds_of(run_xt));
+        if (r < reps_t) tt.push_back(seconds_of(run_tcgemm));
+        if (nvblas_dgemm && r < reps_n) tn.push_back(seconds_of(run_nvblas));
+        if (xt && r < reps_x) tx.push_back(seconds_of(run_xt));
       }
       const double t_t = median(tt), t_n = tn.empty() ? NAN : median(tn), t_x = tx.empty() ? NAN : median(tx);
       char shape[64];
       std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(m), long(n), long(k));
-      std::printf("%-20s %-8s %8.2f %8.2f %8.2f %8.2f %8.2f %6.2f %6.2f %9.1e %9.1e%s\n", shape,
-                  pinned ? "pinned" : "pageable", flops / t_t / 1e12, flops / t_n / 1e12, flops / t_x / 1e12,
+      std::printf("%-20s %-8s %7.2f%s %7.2f%s %7.2f%s %8.2f %8.2f %6.2f %6.2f %9.1e %9.1e%s\n", shape,
+                  pinned ? "pinned" : "pageable", flops / t_t / 1e12, reps_t < reps ? "*" : " ", flops / t_n / 1e12,
+                  reps_n < reps ? "*" : " ", flops / t_x / 1e12, reps_x < reps ? "*" : " ",
                   flops / bound_s / 1e12, flops / dev_s / 1e12, bound_s / t_t, t_n / t_t, diff_n, diff_x,
                   memory_changed ? "  (the arrays' pinning changed during the run: another library pinned them)"
                                  : "");

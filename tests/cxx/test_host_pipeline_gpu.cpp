@@ -1,6 +1,7 @@
 // The pipelined host-array path (tcgemm_dgemm_host): every operand form through both schedules (op(A) or
 // op(B) resident), several panels, resident operands cut into chunks, columns longer than a staging buffer,
-// pageable and pinned arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and ldc that must
+// the default schedule (both operands cached on the GPU) with several blocks each way, pageable and pinned
+// arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and ldc that must
 // stay untouched, many threads at once, and no device allocation once warm. The schedule's sizes are forced
 // small through the documented environment variables, set before the process's first host call (each test
 // runs in its own process under ctest).
@@ -108,6 +109,19 @@ TEST(HostPipeline, EveryFormBothSchedulesAndChunks) {
       Case c{forms[0], forms[1], a_resident ? small : large, a_resident ? large : small, k, -0.75, 0.5, 3};
       EXPECT_TRUE(run_case(c, seed += 10));
     }
+}
+
+// The default (cached) schedule with several blocks each way (blocks of 1024: 3 x 3 tiles, growing-square
+// order), every form, beta = 0 and beta != 0, pageable and pinned.
+TEST(HostPipeline, CachedScheduleEveryForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 150;
+  for (const char* forms : {"NN", "NT", "TN", "TT"})
+    EXPECT_TRUE(run_case({forms[0], forms[1], 2100, 2300, 150, -0.75, 0.5, 3}, seed += 10));
+  EXPECT_TRUE(run_case({'N', 'N', 2500, 1100, 100, 1.5, 0.0, 0}, seed += 10));
+  Case pinned{'T', 'N', 1100, 2500, 100, 1.0, 1.0, 1};
+  pinned.pin_a = pinned.pin_c = true;
+  EXPECT_TRUE(run_case(pinned, seed += 10));
 }
 
 TEST(HostPipeline, BetaZeroNeverReadsC) {
