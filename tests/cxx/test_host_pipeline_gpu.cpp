@@ -1,7 +1,6 @@
 // The pipelined host-array path (tcgemm_dgemm_host): every operand form through both schedules (op(A) or
 // op(B) resident), several panels, resident operands cut into chunks, columns longer than a staging buffer,
-// the default schedule (both operands cached on the GPU) with several blocks each way, pageable and pinned
-// arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and ldc that must
+// the default schedule in every form, pageable and pinned arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and ldc that must
 // stay untouched, many threads at once, and no device allocation once warm. The schedule's sizes are forced
 // small through the documented environment variables, set before the process's first host call (each test
 // runs in its own process under ctest).
@@ -111,9 +110,9 @@ TEST(HostPipeline, EveryFormBothSchedulesAndChunks) {
     }
 }
 
-// The default (cached) schedule with several blocks each way (blocks of 1024: 3 x 3 tiles, growing-square
-// order), every form, beta = 0 and beta != 0, pageable and pinned.
-TEST(HostPipeline, CachedScheduleEveryForm) {
+// The default schedule (op(A) resident when m <= n, else op(B); panels of 320 here), every form, beta = 0
+// and beta != 0, pageable and pinned.
+TEST(HostPipeline, DefaultScheduleEveryForm) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 150;
   for (const char* forms : {"NN", "NT", "TN", "TT"})

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstring>
 #include <string>
-#include <utility>
 
 #include "api/dgemm_plan.hpp"
 #include "host/pipelined_dgemm.hpp"
@@ -184,45 +183,29 @@ TEST(PlanApi, ArgumentsAreCheckedBeforeAnyDeviceQuery) {
 
 // ---- the host-array path's schedule (host/pipelined_dgemm.hpp) --------------------------------------------
 
-TEST(HostSchedule, CachedWhenBothOperandsFitElseStreamed) {
-  const int64_t gib = int64_t(1) << 30, mib = int64_t(1) << 20;
+TEST(HostSchedule, SmallerOperandResidentPanelsBoundedAndWholeTiles) {
+  const int64_t gib = int64_t(1) << 30;
   struct Row {
     int64_t m, n, k;
   };
   for (const Row& r : {Row{16384, 16384, 16384}, Row{8192, 8192, 8192}, Row{4096, 4096, 4096}, Row{16384, 16384, 32},
                        Row{1000, 64, 65536}, Row{64, 1000, 65536}, Row{1, 5000, 3}, Row{70000, 100, 2000}}) {
-    SCOPED_TRACE(std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k));
-    // A 24 GiB budget holds both operands: blocks of an eighth of the dimension within [1024, 2048], whole
-    // dimensions where smaller, multiples of 64, and no operand block over 256 MiB unless it is 64 wide.
-    const tcgemm::detail::HostSchedule c = tcgemm::detail::plan_host_schedule(r.m, r.n, r.k, 24 * gib);
-    EXPECT_TRUE(c.cached);
-    for (const auto& [block, dim] : {std::pair{c.block_m, r.m}, std::pair{c.block_n, r.n}}) {
-      EXPECT_GE(block, 1);
-      EXPECT_LE(block, std::min<int64_t>(dim, 2048));
-      EXPECT_TRUE(block == dim || block % 64 == 0) << block;
-      EXPECT_TRUE(block * r.k * 8 <= 256 * mib || block == 64) << block;
-      if (dim >= 8 * 2048) EXPECT_EQ((dim + block - 1) / block, (dim + 2047) / 2048);
-      if (dim >= 1024 && r.k <= 16384) EXPECT_GE(block, 1024) << "blocks large enough for efficient products";
-    }
-    // Half the operands' size as budget: the streamed schedule, smaller operand resident.
-    const int64_t budget = (r.m + r.n) * r.k * 8 / 2;
-    const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(r.m, r.n, r.k, budget);
+    const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(r.m, r.n, r.k, 24 * gib);
     const int64_t resident = s.resident_a ? r.m : r.n, streamed = s.resident_a ? r.n : r.m;
-    EXPECT_FALSE(s.cached);
+    SCOPED_TRACE(std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k));
     EXPECT_EQ(s.resident_a, r.m <= r.n);
-    EXPECT_TRUE(s.resident_chunk == resident || s.resident_chunk * r.k * 8 <= budget || s.resident_chunk == 64);
+    EXPECT_EQ(s.resident_chunk, resident) << "a 24 GiB budget holds the whole resident operand";
     EXPECT_GE(s.panel, 1);
     EXPECT_LE(s.panel, streamed);
     EXPECT_TRUE(s.panel == streamed || s.panel % 64 == 0) << s.panel;
     // The last tile (which nothing overlaps) stays small: at most 64 MiB of C, 128 MiB of operand panel,
     // unless a single 64-wide panel is already larger.
-    EXPECT_TRUE(s.panel * s.resident_chunk * 8 <= 64 * mib || s.panel == 64) << s.panel;
-    EXPECT_TRUE(s.panel * r.k * 8 <= 128 * mib || s.panel == 64) << s.panel;
+    EXPECT_TRUE(s.panel * s.resident_chunk * 8 <= 64 * (int64_t(1) << 20) || s.panel == 64) << s.panel;
+    EXPECT_TRUE(s.panel * r.k * 8 <= 128 * (int64_t(1) << 20) || s.panel == 64) << s.panel;
     if (streamed >= 8 * 256) EXPECT_GE((streamed + s.panel - 1) / s.panel, 8) << "enough panels to overlap";
   }
   // A resident operand over its budget goes in chunks that fit it.
   const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(20000, 30000, 10000, gib);
-  EXPECT_FALSE(s.cached);
   EXPECT_TRUE(s.resident_a);
   EXPECT_LT(s.resident_chunk, 20000);
   EXPECT_LE(s.resident_chunk * 10000 * 8, gib);

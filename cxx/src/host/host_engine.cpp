@@ -44,9 +44,9 @@ Pool& pool() {
 
 // Frees what exists of an engine; errors are not reported (the caller's status is) and not left pending.
 void destroy(HostEngine* e) {
-  for (cudaStream_t s : {e->upload, e->upload_blocks, e->compute, e->download})
+  for (cudaStream_t s : {e->upload, e->compute, e->download})
     if (s) (void)cudaStreamSynchronize(s);
-  for (cudaStream_t s : {e->upload, e->upload_blocks, e->compute, e->download})
+  for (cudaStream_t s : {e->upload, e->compute, e->download})
     if (s) (void)cudaStreamDestroy(s);
   for (int i = 0; i < HostEngine::kStagingBuffers; ++i) {
     if (e->up_staging[i]) (void)cudaFreeHost(e->up_staging[i]);
@@ -58,7 +58,6 @@ void destroy(HostEngine* e) {
     for (cudaEvent_t ev : {e->slot_uploaded[i], e->slot_computed[i], e->slot_free[i]})
       if (ev) (void)cudaEventDestroy(ev);
   if (e->resident_used) (void)cudaEventDestroy(e->resident_used);
-  if (e->blocks_ready) (void)cudaEventDestroy(e->blocks_ready);
   if (e->join) (void)cudaEventDestroy(e->join);
   delete e;
   (void)cudaGetLastError();
@@ -70,7 +69,7 @@ tcgemm_status make_event(cudaEvent_t* ev) {
 }
 
 tcgemm_status build(const DeviceContext& ctx, HostEngine* e) {
-  for (cudaStream_t* s : {&e->upload, &e->upload_blocks, &e->compute, &e->download})
+  for (cudaStream_t* s : {&e->upload, &e->compute, &e->download})
     TCGEMM_CUDA_TRY(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
   e->staging_bytes = staging_buffer_bytes();
   for (int i = 0; i < HostEngine::kStagingBuffers; ++i) {
@@ -87,7 +86,6 @@ tcgemm_status build(const DeviceContext& ctx, HostEngine* e) {
     TCGEMM_TRY(make_event(&e->slot_free[i]));
   }
   TCGEMM_TRY(make_event(&e->resident_used));
-  TCGEMM_TRY(make_event(&e->blocks_ready));
   TCGEMM_TRY(make_event(&e->join));
   (void)ctx;  // the engine belongs to the calling thread's current context, which is ctx's
   size_t free_bytes = 0, total_bytes = 0;

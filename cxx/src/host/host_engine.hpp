@@ -1,5 +1,5 @@
-// The resources of the pipelined host-array path (pipelined_dgemm.hpp): streams for uploads (two), compute
-// and downloads, so that both copy directions and the SMs work at once, pinned staging buffers for pageable arrays,
+// The resources of the pipelined host-array path (pipelined_dgemm.hpp): three streams (uploads, compute,
+// downloads, so that both copy engines and the SMs work at once), pinned staging buffers for pageable arrays,
 // and the events that order them. Made once and reused: a warm call allocates nothing.
 //
 // Engines live in a per-context pool shared by all threads (like the device memory pool): a call takes a free
@@ -24,9 +24,6 @@ struct HostEngine {
   static constexpr int kSlots = 3;
 
   cudaStream_t upload = nullptr, compute = nullptr, download = nullptr;
-  // Uploads of whole operand blocks (the cached schedule): never held up by the C tiles' slot waits, so
-  // they run ahead of the products that will need them.
-  cudaStream_t upload_blocks = nullptr;
   int64_t staging_bytes = 0;  // bytes of each staging buffer
   char* up_staging[kStagingBuffers] = {};
   char* down_staging[kStagingBuffers] = {};
@@ -34,7 +31,6 @@ struct HostEngine {
   cudaEvent_t down_staging_ready[kStagingBuffers] = {};  // the download into the buffer is done
   cudaEvent_t slot_uploaded[kSlots] = {}, slot_computed[kSlots] = {}, slot_free[kSlots] = {};
   cudaEvent_t resident_used = nullptr;  // the last product that read the resident operand block
-  cudaEvent_t blocks_ready = nullptr;   // the operand blocks uploaded so far (cached schedule)
   cudaEvent_t join = nullptr;           // joins the streams at the end of a call
   int next_up_staging = 0, next_down_staging = 0;
   int64_t device_memory = 0;  // the device's total memory, bytes
