@@ -208,8 +208,8 @@ tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, 
  *   Pipeline: the smaller of op(A) and op(B) is copied to the GPU once; the other, with C, goes through in
  *     panels on three streams, so the upload of one panel, the product of the next and the download of the
  *     C tile before overlap (both copy directions and the SMs busy at once). Each byte of A, B and C crosses
- *     the link once while the smaller operand fits in 30% of the device memory (else it goes in chunks and
- *     the other operand once per chunk). alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros
+ *     the link once while the smaller operand fits in 30% of the device memory (TCGEMM_HOST_RESIDENT_BYTES to
+ *     choose another size; else it goes in chunks and the other operand once per chunk). alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros
  *     without reading C).
  *   Copies: arrays the caller has pinned (tcgemm_host_register, cudaHostRegister, cudaMallocHost) go by
  *     direct DMA from and to their own memory; pageable arrays through pinned staging buffers that several

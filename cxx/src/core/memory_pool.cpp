@@ -15,7 +15,7 @@ constexpr uint64_t kMinDefaultRetainBytes = uint64_t(1) << 30;
 
 // The retain limit: TCGEMM_HOST_WORKSPACE_BYTES (a plain byte count), or by default 1/16 of the device's
 // memory and at least 1 GiB (5 GB on an 80 GB H100): enough for the host path's buffers at n = 16384
-// (about 2.6 GB), so repeated large host-array calls take nothing new from the driver.
+// (about 2.4 GB), so repeated large host-array calls take nothing new from the driver.
 uint64_t retain_limit_bytes(uint64_t device_total_bytes) {
   const uint64_t fallback = std::max(kMinDefaultRetainBytes, device_total_bytes / 16);
   const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
