@@ -1,14 +1,14 @@
 // tcgemm-host-bench: DGEMM on host arrays. tcgemm_dgemm_host against NVBLAS (its dgemm_, loaded with dlopen,
 // auto-pinning on, CPU fallback pointed at the system BLAS) and cublasXtDgemm, on the same random host arrays,
-// pageable and then pinned, interleaved in one process; beside them the bound
-//   max(bytes up / pinned H2D rate, bytes down / pinned D2H rate, time of tcgemm_dgemm on device arrays)
-// with the link rates measured here. The calls are synchronous, so each is timed on the host clock (median
-// of --reps runs after one warm-up each; a library whose checked call took over --slow-seconds gets
-// --slow-reps runs instead, marked "*": cublasXt on pageable arrays takes 10 s per call at n = 16384). The first timed call of each library is checked against the
-// others (normwise difference).
+// pageable and then pinned, interleaved in one process; beside them the bound max(bytes up / pinned H2D rate,
+// bytes down / pinned D2H rate, time of tcgemm_dgemm on device arrays) with the link rates measured here.
+// Each library's first call (not timed) is checked against tcgemm's result (normwise difference). The calls
+// are synchronous, so each is timed on the host clock: median of --reps runs; a library whose checked call
+// took over --slow-seconds gets --slow-reps runs instead, marked "*" (cublasXt on pageable arrays takes about
+// 10 s per call at n = 16384).
 //   tcgemm-host-bench [--sizes 1024,2048,...] [--shapes MxNxK,...] [--reps 10] [--slow-reps 3]
-//                     [--slow-seconds 4] [--beta 0.5] [--no-nvblas]
-//                     [--no-xt] [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/.../libblas.so.3]
+//                     [--slow-seconds 4] [--beta 0.5] [--no-nvblas] [--no-xt]
+//                     [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/x86_64-linux-gnu/blas/libblas.so.3]
 #include <cublasXt.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>

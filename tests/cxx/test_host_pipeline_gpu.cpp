@@ -1,9 +1,9 @@
-// The pipelined host-array path (tcgemm_dgemm_host): every operand form through both schedules (op(A) or
-// op(B) resident), several panels, resident operands cut into chunks, columns longer than a staging buffer,
-// the default schedule in every form, pageable and pinned arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and ldc that must
-// stay untouched, many threads at once, and no device allocation once warm. The schedule's sizes are forced
-// small through the documented environment variables, set before the process's first host call (each test
-// runs in its own process under ctest).
+// The pipelined host-array path (tcgemm_dgemm_host): every operand form through both schedules (op(A) or op(B)
+// resident), several panels, resident operands cut into chunks, columns longer than a staging buffer, the default
+// schedule in every form, pageable and pinned arrays in any mix, beta = 0 with a NaN-poisoned C, rows between m and
+// ldc that must stay untouched, many threads at once, and no device allocation once warm. The schedule's sizes are
+// forced small through the documented environment variables, set before the process's first host call (each test runs
+// in its own process under ctest).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

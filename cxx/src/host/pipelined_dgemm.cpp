@@ -190,88 +190,88 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
 
   cudaError_t wait_error = cudaSuccess;
   auto run = [&]() -> tcgemm_status {
-      const int64_t resident_len = s.resident_a ? p.m : p.n, streamed_len = s.resident_a ? p.n : p.m;
-      const int64_t rows_cap = s.resident_a ? s.resident_chunk : s.panel;  // most rows of a C tile
-      const int64_t cols_cap = s.resident_a ? s.panel : s.resident_chunk;
-      // Device buffers: all allocated on the compute stream, which the copy streams then wait for.
-      StreamScratch resident_buf, panel_buf[HostEngine::kSlots], tile_buf[HostEngine::kSlots];
-      double* resident = nullptr;
-      double* panel[HostEngine::kSlots] = {};
-      double* tile[HostEngine::kSlots] = {};
-      void* ptr = nullptr;
-      TCGEMM_TRY(resident_buf.allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
-      resident = static_cast<double*>(ptr);
-      for (int i = 0; i < HostEngine::kSlots; ++i) {
-        TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
-        panel[i] = static_cast<double*>(ptr);
-        TCGEMM_TRY(tile_buf[i].allocate(ctx, size_t(rows_cap * cols_cap) * 8, e.compute, &ptr));
-        tile[i] = static_cast<double*>(ptr);
-      }
-      StreamsDrained drained{e, &wait_error};
-      TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.compute));
-      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.join, 0));
-      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.join, 0));
+    const int64_t resident_len = s.resident_a ? p.m : p.n, streamed_len = s.resident_a ? p.n : p.m;
+    const int64_t rows_cap = s.resident_a ? s.resident_chunk : s.panel;  // most rows of a C tile
+    const int64_t cols_cap = s.resident_a ? s.panel : s.resident_chunk;
+    // Device buffers: all allocated on the compute stream, which the copy streams then wait for.
+    StreamScratch resident_buf, panel_buf[HostEngine::kSlots], tile_buf[HostEngine::kSlots];
+    double* resident = nullptr;
+    double* panel[HostEngine::kSlots] = {};
+    double* tile[HostEngine::kSlots] = {};
+    void* ptr = nullptr;
+    TCGEMM_TRY(resident_buf.allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
+    resident = static_cast<double*>(ptr);
+    for (int i = 0; i < HostEngine::kSlots; ++i) {
+      TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
+      panel[i] = static_cast<double*>(ptr);
+      TCGEMM_TRY(tile_buf[i].allocate(ctx, size_t(rows_cap * cols_cap) * 8, e.compute, &ptr));
+      tile[i] = static_cast<double*>(ptr);
+    }
+    StreamsDrained drained{e, &wait_error};
+    TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.compute));
+    TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.join, 0));
+    TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.join, 0));
 
-      struct Tile {
-        int slot;
-        int64_t i0, j0, rows, cols;
-      };
-      Tile pending{};
-      bool have_pending = false;
-      auto finish = [&](const Tile& t) -> tcgemm_status {
-        TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.slot_computed[t.slot], 0));
-        *c_written = true;
-        TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned));
-        TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_free[t.slot], e.download));
-        return TCGEMM_SUCCESS;
-      };
-
-      int64_t count = 0;
-      for (int64_t r0 = 0; r0 < resident_len; r0 += s.resident_chunk) {
-        const int64_t rc = std::min(s.resident_chunk, resident_len - r0);
-        // A new resident chunk overwrites the old one only after every product that read it.
-        if (r0 > 0) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used, 0));
-        const HostBlock rb = s.resident_a ? a_rows(r0, rc) : b_cols(r0, rc);
-        TCGEMM_TRY(upload(e, rb, s.resident_a ? a_pinned : b_pinned, resident));
-        for (int64_t s0 = 0; s0 < streamed_len; s0 += s.panel, ++count) {
-          const int64_t sc = std::min(s.panel, streamed_len - s0);
-          const int slot = int(count % HostEngine::kSlots);
-          const Tile t = s.resident_a ? Tile{slot, r0, s0, rc, sc} : Tile{slot, s0, r0, sc, rc};
-          // The slot's previous C tile must have left before its buffers are refilled.
-          TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
-          const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
-          TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, panel[slot]));
-          if (p.beta != 0.0)
-            TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
-          TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_uploaded[slot], e.upload));
-
-          // The tile's product, on the packed device copies (leading dimension: their stored rows).
-          TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.slot_uploaded[slot], 0));
-          const HostBlock ab = s.resident_a ? rb : sb, bb = s.resident_a ? sb : rb;
-          GemmProblem d = p;
-          d.m = t.rows;
-          d.n = t.cols;
-          d.A = s.resident_a ? resident : panel[slot];
-          d.lda = ab.rows;
-          d.B = s.resident_a ? panel[slot] : resident;
-          d.ldb = bb.rows;
-          d.C = tile[slot];
-          d.ldc = t.rows;
-          TCGEMM_TRY(run_on_device(d, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, e.compute));
-          TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_computed[slot], e.compute));
-          TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used, e.compute));
-
-          // The previous tile goes home now that this one's uploads are queued ahead of the host's waits.
-          if (have_pending) TCGEMM_TRY(finish(pending));
-          pending = t;
-          have_pending = true;
-        }
-      }
-      if (have_pending) TCGEMM_TRY(finish(pending));
-      // The buffers go back to the pool on the compute stream, after the last download has read them.
-      TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.download));
-      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.join, 0));
+    struct Tile {
+      int slot;
+      int64_t i0, j0, rows, cols;
+    };
+    Tile pending{};
+    bool have_pending = false;
+    auto finish = [&](const Tile& t) -> tcgemm_status {
+      TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.slot_computed[t.slot], 0));
+      *c_written = true;
+      TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned));
+      TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_free[t.slot], e.download));
       return TCGEMM_SUCCESS;
+    };
+
+    int64_t count = 0;
+    for (int64_t r0 = 0; r0 < resident_len; r0 += s.resident_chunk) {
+      const int64_t rc = std::min(s.resident_chunk, resident_len - r0);
+      // A new resident chunk overwrites the old one only after every product that read it.
+      if (r0 > 0) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used, 0));
+      const HostBlock rb = s.resident_a ? a_rows(r0, rc) : b_cols(r0, rc);
+      TCGEMM_TRY(upload(e, rb, s.resident_a ? a_pinned : b_pinned, resident));
+      for (int64_t s0 = 0; s0 < streamed_len; s0 += s.panel, ++count) {
+        const int64_t sc = std::min(s.panel, streamed_len - s0);
+        const int slot = int(count % HostEngine::kSlots);
+        const Tile t = s.resident_a ? Tile{slot, r0, s0, rc, sc} : Tile{slot, s0, r0, sc, rc};
+        // The slot's previous C tile must have left before its buffers are refilled.
+        TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
+        const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
+        TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, panel[slot]));
+        if (p.beta != 0.0)
+          TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
+        TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_uploaded[slot], e.upload));
+
+        // The tile's product, on the packed device copies (leading dimension: their stored rows).
+        TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.slot_uploaded[slot], 0));
+        const HostBlock ab = s.resident_a ? rb : sb, bb = s.resident_a ? sb : rb;
+        GemmProblem d = p;
+        d.m = t.rows;
+        d.n = t.cols;
+        d.A = s.resident_a ? resident : panel[slot];
+        d.lda = ab.rows;
+        d.B = s.resident_a ? panel[slot] : resident;
+        d.ldb = bb.rows;
+        d.C = tile[slot];
+        d.ldc = t.rows;
+        TCGEMM_TRY(run_on_device(d, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, e.compute));
+        TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_computed[slot], e.compute));
+        TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used, e.compute));
+
+        // The previous tile goes home now that this one's uploads are queued ahead of the host's waits.
+        if (have_pending) TCGEMM_TRY(finish(pending));
+        pending = t;
+        have_pending = true;
+      }
+    }
+    if (have_pending) TCGEMM_TRY(finish(pending));
+    // The buffers go back to the pool on the compute stream, after the last download has read them.
+    TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.download));
+    TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.compute, e.join, 0));
+    return TCGEMM_SUCCESS;
   };
   tcgemm_status status = run();
   // The buffers were released on the compute stream; wait for that too, so the pool trims now.

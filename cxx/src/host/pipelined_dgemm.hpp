@@ -1,9 +1,9 @@
-// The pipelined host-array DGEMM behind tcgemm_dgemm_host (and so libtcgemm_blas's GPU route for host
-// arrays). One operand stays on the GPU ("resident"); the other and C go by panels through three device
-// slots: while panel t is multiplied, panel t+1 (and its C tile) uploads on one copy engine and panel t-1's
-// C tile downloads on the other. Each byte of A, B and C crosses the link once when the resident operand
-// fits in its share of device memory (30%, or TCGEMM_HOST_RESIDENT_BYTES); otherwise the resident operand goes in row (or column) chunks
-// and the streamed one once per chunk.
+// The pipelined host-array DGEMM behind tcgemm_dgemm_host (and so libtcgemm_blas's GPU route for host arrays). One
+// operand stays on the GPU ("resident"); the other and C go by panels through three device slots: while panel t is
+// multiplied, panel t+1 (and its C tile) uploads on one copy engine and panel t-1's C tile downloads on the other.
+// Each byte of A, B and C crosses the link once when the resident operand fits in its share of device memory (30%, or
+// TCGEMM_HOST_RESIDENT_BYTES); otherwise the resident operand goes in row (or column) chunks and the streamed one
+// once per chunk.
 //
 // Pageable arrays go through the engine's pinned staging buffers, copied by several host threads
 // (copy_workers.hpp); arrays the caller pinned (cudaHostRegister, cudaMallocHost; checked at their first and
