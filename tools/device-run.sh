@@ -13,6 +13,8 @@
 #   sweep       tcgemm-bench sweep: the article's Table 2 and Table 3 grids, with ncu bank-conflict counters
 #   suite       tcgemm-bench --suite bench/suites/dgemm-shapes.txt: tcgemm_dgemm vs cuBLAS at every shape
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
+#   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
+#               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
 set -uo pipefail
 build=${1:?build dir}
 shift
@@ -133,6 +135,13 @@ for step in "$@"; do
       # Failed or skipped rows, then the summary.
       grep -E 'FAIL|SKIP|ERROR' "$out/$step.log" | head -20 | tee -a "$summary" >/dev/null
       sed -n '/^summary:/,$p' "$out/$step.log" | tee -a "$summary" >/dev/null
+      ;;
+    host-bench)
+      # NVBLAS's CPU fallback: the system BLAS (the CPU machine's libblas.so.3 carried along, see README).
+      "$build/bench/tcgemm-host-bench" --sizes 4096,8192,16384 \
+        --shapes 16384x16384x32,2048x16384x8192,16384x2048x8192,30000x3000x3000 >"$out/host-bench.txt" 2>&1
+      note "-- host-bench: exit $?"
+      grep -vE '^\[NVBLAS\]' "$out/host-bench.txt" | tee -a "$summary" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac
