@@ -148,9 +148,10 @@ TEST(HostPipeline, ColumnsLongerThanAStagingBuffer) {
   TCGEMM_REQUIRE_GPU();
   small_pipeline();
   // 'T','N' with k = 150000: both stored operands have 150000-row columns, over the 131072 doubles of a
-  // staging buffer; and a tall C whose columns (m = 140000) are too.
+  // staging buffer. Then a tall C: m = 1100000 > n makes op(B) resident and cuts m into panels of 137536
+  // rows, so the A panels and the C tiles (uploaded for beta != 0, downloaded) go in pieces of a column.
   EXPECT_TRUE(run_case({'T', 'N', 5, 7, 150000, 1.0, 0.5, 1}, 400));
-  EXPECT_TRUE(run_case({'N', 'N', 140000, 6, 4, -1.0, 2.0, 3}, 410));
+  EXPECT_TRUE(run_case({'N', 'N', 1100000, 1, 3, -1.0, 2.0, 3}, 410));
 }
 
 TEST(HostPipeline, DefaultScheduleOddSizes) {

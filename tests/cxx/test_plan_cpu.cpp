@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "api/dgemm_plan.hpp"
 #include "host/pipelined_dgemm.hpp"
@@ -209,4 +210,32 @@ TEST(HostSchedule, SmallerOperandResidentPanelsBoundedAndWholeTiles) {
   EXPECT_TRUE(s.resident_a);
   EXPECT_LT(s.resident_chunk, 20000);
   EXPECT_LE(s.resident_chunk * 10000 * 8, gib);
+}
+
+// Staging pieces cover a block exactly once, each within one buffer, at the right packed offset.
+TEST(HostSchedule, StagingPiecesTileTheBlock) {
+  struct Row {
+    int64_t rows, cols, cap;
+  };
+  for (const Row& r : {Row{1, 1, 1}, Row{5, 7, 16}, Row{16, 3, 16}, Row{17, 4, 16}, Row{100, 9, 250}, Row{33, 2, 10},
+                       Row{137536, 1, 131072}, Row{1000, 1000, 131072}, Row{262144, 3, 131072}}) {
+    SCOPED_TRACE(std::to_string(r.rows) + "x" + std::to_string(r.cols) + " cap " + std::to_string(r.cap));
+    std::vector<int> seen(size_t(r.rows * r.cols), 0);
+    const int64_t count = tcgemm::detail::staging_piece_count(r.rows, r.cols, r.cap);
+    for (int64_t n = 0; n < count; ++n) {
+      const tcgemm::detail::StagingPiece p = tcgemm::detail::staging_piece(r.rows, r.cols, r.cap, n);
+      ASSERT_GE(p.rows, 1);
+      ASSERT_GE(p.cols, 1);
+      ASSERT_LE(p.rows * p.cols, r.cap);
+      ASSERT_TRUE(p.cols == 1 || p.rows == r.rows) << "multi-column pieces are whole columns";
+      ASSERT_EQ(p.offset, p.col0 * r.rows + p.row0);
+      for (int64_t j = p.col0; j < p.col0 + p.cols; ++j)
+        for (int64_t i = p.row0; i < p.row0 + p.rows; ++i) {
+          ASSERT_LT(i, r.rows);
+          ASSERT_LT(j, r.cols);
+          ++seen[size_t(j * r.rows + i)];
+        }
+    }
+    for (int s : seen) ASSERT_EQ(s, 1);
+  }
 }

@@ -110,8 +110,8 @@ int32_t tcgemm_last_error_argument(void);
 #define TCGEMM_ARG_CONFIG 14
 /* 1 when the last failed call on this thread had already written part of C, else 0. Only tcgemm_dgemm_host
  * can fail that way (a CUDA failure in the middle of its pipeline, after the first C tiles came back): the
- * tiles finished before the failure hold the result, the rest of C is unchanged. A caller can then recompute
- * from the original C only where beta == 0. */
+ * tiles that came back before the failure, and possibly part of the one coming back, hold the result; the rest
+ * of C is unchanged. A caller can then recompute from the original C only where beta == 0. */
 int32_t tcgemm_last_error_output_written(void);
 const char* tcgemm_version_string(void);
 

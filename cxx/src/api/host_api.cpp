@@ -10,6 +10,7 @@
 //   - pools and engines are keyed by context id: after cudaDeviceReset new ones are made and nothing of the
 //     destroyed context is touched again.
 #include <cstdint>
+#include <exception>
 #include <string>
 
 #include "api/gemm_call.hpp"
@@ -48,11 +49,18 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   }
   TCGEMM_TRY(take_pending_cuda_error());
   bool c_written = false;
-  const tcgemm_status st = pipelined_host_dgemm(p, ctx, &c_written);
+  tcgemm_status st = TCGEMM_SUCCESS;
+  try {
+    st = pipelined_host_dgemm(p, ctx, &c_written);
+  } catch (const std::exception& ex) {
+    // Only host resources can throw here (memory, threads); nothing may cross into a C or Fortran caller.
+    // The engine's lease and the streams' drain ran during the unwinding.
+    st = set_error(TCGEMM_ERROR_CUDA, "tcgemm_dgemm_host: out of host resources: %s", ex.what());
+  }
   if (st != TCGEMM_SUCCESS && c_written) {
     const std::string reason = tcgemm_last_error();
-    set_error(st, "%s; C was partly written (tiles finished before the failure hold the result, the rest is "
-              "unchanged)", reason.c_str());
+    set_error(st, "%s; C was partly written (tiles that came back before the failure, and possibly part of "
+              "the one coming back, hold the result; the rest is unchanged)", reason.c_str());
     set_output_written(true);
   }
   return st;

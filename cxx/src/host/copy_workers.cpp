@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace tcgemm::detail {
@@ -36,17 +37,33 @@ void copy_range(const CopyRuns& r, int64_t begin, int64_t end) {
 
 class Workers {
  public:
-  explicit Workers(int count) : count_(count) {
-    for (int i = 0; i < count; ++i) std::thread([this] { serve(); }).detach();
+  Workers() = default;
+  // Starts up to `count` helpers; keeps as many as the system gives (a thread that cannot be made leaves the
+  // copies to fewer helpers, or to the callers alone). Called once, on the fully built object the helpers
+  // keep a pointer to.
+  void start(int count) {
+    for (int i = 0; i < count; ++i) {
+      try {
+        std::thread([this] { serve(); }).detach();
+      } catch (const std::system_error&) {
+        break;
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++count_;
+    }
   }
-  int count() const { return count_; }
+  int count() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return count_;
+  }
 
   void run(const CopyRuns& r) {
     const int64_t total = r.run_bytes * r.runs;
     Job job;
     job.runs = r;
-    job.pieces = int(std::clamp<int64_t>(total / kMinPieceBytes, 1, 4 * (count_ + 1)));
-    if (job.pieces > 1 && count_ > 0) {
+    const int helpers = count();
+    job.pieces = int(std::clamp<int64_t>(total / kMinPieceBytes, 1, 4 * (helpers + 1)));
+    if (job.pieces > 1 && helpers > 0) {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(&job);
       wake_.notify_all();
@@ -91,8 +108,8 @@ class Workers {
     }
   }
 
-  const int count_;
   std::mutex mutex_;
+  int count_ = 0;  // helpers started
   std::condition_variable wake_, finished_;
   std::deque<Job*> queue_;
   std::deque<Job*> held_;  // jobs a worker is copying for now (their owner must not return before)
@@ -111,7 +128,12 @@ int configured_workers() {
 }
 
 Workers& workers() {
-  static Workers* w = new Workers(configured_workers());  // never destroyed: threads outlive static destruction
+  // Never destroyed: the helpers outlive static destruction.
+  static Workers* w = [] {
+    Workers* made = new Workers;
+    made->start(configured_workers());
+    return made;
+  }();
   return *w;
 }
 

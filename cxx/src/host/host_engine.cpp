@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -87,10 +88,12 @@ tcgemm_status build(const DeviceContext& ctx, HostEngine* e) {
   }
   TCGEMM_TRY(make_event(&e->resident_used));
   TCGEMM_TRY(make_event(&e->join));
-  (void)ctx;  // the engine belongs to the calling thread's current context, which is ctx's
   size_t free_bytes = 0, total_bytes = 0;
   TCGEMM_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
   e->device_memory = int64_t(total_bytes);
+  int max_pitch = 0;
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, ctx.device));
+  e->max_pitch = max_pitch;
   return TCGEMM_SUCCESS;
 }
 
@@ -110,10 +113,11 @@ tcgemm_status acquire_host_engine(const DeviceContext& ctx, HostEngine** out) {
     }
     ++mine.count;  // reserved while it is built outside the lock
   }
-  HostEngine* e = new HostEngine;
-  const tcgemm_status st = build(ctx, e);
+  HostEngine* e = new (std::nothrow) HostEngine;
+  const tcgemm_status st =
+      e ? build(ctx, e) : set_error(TCGEMM_ERROR_CUDA, "tcgemm_dgemm_host: out of host memory for its streams");
   if (st != TCGEMM_SUCCESS) {
-    destroy(e);
+    if (e) destroy(e);
     std::lock_guard<std::mutex> lock(all.mutex);
     --all.by_context[ctx.context_id].count;
     all.returned.notify_all();

@@ -34,12 +34,31 @@ struct HostEngine {
   cudaEvent_t join = nullptr;           // joins the streams at the end of a call
   int next_up_staging = 0, next_down_staging = 0;
   int64_t device_memory = 0;  // the device's total memory, bytes
+  int64_t max_pitch = 0;      // the largest pitch cudaMemcpy2D takes on the device, bytes
 };
 
 // Takes an engine of ctx's context (made on first use; see above). On failure nothing is held.
 tcgemm_status acquire_host_engine(const DeviceContext& ctx, HostEngine** out);
 // Gives it back; `healthy` false (a CUDA error happened on its streams) destroys it instead.
 void release_host_engine(const DeviceContext& ctx, HostEngine* engine, bool healthy);
+// An engine held for one call: given back when the lease ends, as healthy only if the call said so, so that
+// any way out of the call (an error return, an exception) returns it and keeps the pool's count right.
+class HostEngineLease {
+ public:
+  explicit HostEngineLease(const DeviceContext& ctx) : ctx_(ctx) {}
+  HostEngineLease(const HostEngineLease&) = delete;
+  HostEngineLease& operator=(const HostEngineLease&) = delete;
+  ~HostEngineLease() { release_host_engine(ctx_, engine_, healthy_); }
+  tcgemm_status acquire() { return acquire_host_engine(ctx_, &engine_); }
+  HostEngine& get() const { return *engine_; }
+  void mark_healthy(bool healthy) { healthy_ = healthy; }
+
+ private:
+  const DeviceContext& ctx_;
+  HostEngine* engine_ = nullptr;
+  bool healthy_ = false;
+};
+
 // Destroys ctx's idle engines and their pinned buffers (tcgemm_release_workspace).
 void trim_host_engines(const DeviceContext& ctx);
 

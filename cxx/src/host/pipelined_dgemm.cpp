@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <vector>
 
 #include "api/gemm_call.hpp"
 #include "core/arguments.hpp"
@@ -13,6 +12,20 @@
 #include "host/host_engine.hpp"
 
 namespace tcgemm::detail {
+
+int64_t staging_piece_count(int64_t rows, int64_t cols, int64_t cap) {
+  return rows <= cap ? (cols + cap / rows - 1) / (cap / rows) : cols * ((rows + cap - 1) / cap);
+}
+
+StagingPiece staging_piece(int64_t rows, int64_t cols, int64_t cap, int64_t n) {
+  if (rows <= cap) {
+    const int64_t per = cap / rows, c = n * per;
+    return {0, c, rows, std::min(per, cols - c), c * rows};
+  }
+  const int64_t per_column = (rows + cap - 1) / cap, c = n / per_column, r = n % per_column * cap;
+  return {r, c, std::min(cap, rows - r), 1, c * rows + r};
+}
+
 namespace {
 
 constexpr int64_t kMiB = int64_t(1) << 20;
@@ -31,7 +44,8 @@ constexpr double kResidentShare = 0.30;
 
 int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
-// TCGEMM_HOST_RESIDENT_BYTES (bytes, at least 1 MiB) or kResidentShare of the device's memory.
+// TCGEMM_HOST_RESIDENT_BYTES (bytes, at least 1 MiB), else kResidentShare of the device's memory, but at
+// most half of what is free now (a GPU shared with other work gets smaller chunks, not an allocation failure).
 int64_t resident_budget_bytes(int64_t device_memory) {
   const char* text = std::getenv("TCGEMM_HOST_RESIDENT_BYTES");
   if (text && *text) {
@@ -39,7 +53,11 @@ int64_t resident_budget_bytes(int64_t device_memory) {
     const long long v = std::strtoll(text, &end, 10);
     if (end && *end == '\0' && v >= kMiB) return int64_t(v);
   }
-  return int64_t(kResidentShare * double(device_memory));
+  int64_t budget = int64_t(kResidentShare * double(device_memory));
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) budget = std::min(budget, int64_t(free_bytes / 2));
+  else (void)cudaGetLastError();
+  return std::max(budget, kMiB);
 }
 
 // A block of a column-major host matrix: `rows` x `cols` from `first`, leading dimension `ld` (elements).
@@ -64,32 +82,20 @@ bool is_pinned(const double* base, int64_t rows, int64_t cols, int64_t ld) {
   return is_pinned(base, base + (cols - 1) * ld + rows - 1);
 }
 
-// Pieces of a block that fit one staging buffer of `cap` doubles: whole columns when a column fits, else
-// parts of one column. `offset` is the piece's place in the packed device copy (leading dimension rows).
-struct Piece {
-  int64_t row0, col0, rows, cols, offset;
-};
-std::vector<Piece> staging_pieces(const HostBlock& b, int64_t cap) {
-  std::vector<Piece> out;
-  if (b.rows <= cap) {
-    const int64_t per = cap / b.rows;
-    for (int64_t c = 0; c < b.cols; c += per) out.push_back({0, c, b.rows, std::min(per, b.cols - c), c * b.rows});
-  } else {
-    for (int64_t c = 0; c < b.cols; ++c)
-      for (int64_t r = 0; r < b.rows; r += cap)
-        out.push_back({r, c, std::min(cap, b.rows - r), 1, c * b.rows + r});
-  }
-  return out;
-}
+// Whether a pinned block can go by one 2D copy: its pitch must be within the device's limit (else, as for
+// pageable memory, it goes by pieces through the staging buffers).
+bool direct_copy(const HostEngine& e, bool pinned, int64_t ld) { return pinned && ld * 8 <= e.max_pitch; }
 
 // Host block -> packed device copy (leading dimension b.rows), on the engine's upload stream.
 tcgemm_status upload(HostEngine& e, const HostBlock& b, bool pinned, double* dst) {
-  if (pinned) {
+  if (direct_copy(e, pinned, b.ld)) {
     TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(dst, size_t(b.rows) * 8, b.first, size_t(b.ld) * 8, size_t(b.rows) * 8,
                                       size_t(b.cols), cudaMemcpyHostToDevice, e.upload));
     return TCGEMM_SUCCESS;
   }
-  for (const Piece& p : staging_pieces(b, e.staging_bytes / 8)) {
+  const int64_t cap = e.staging_bytes / 8, count = staging_piece_count(b.rows, b.cols, cap);
+  for (int64_t n = 0; n < count; ++n) {
+    const StagingPiece p = staging_piece(b.rows, b.cols, cap, n);
     const int i = e.next_up_staging;
     e.next_up_staging = (i + 1) % HostEngine::kStagingBuffers;
     // The buffer's previous upload must have read it before the host overwrites it.
@@ -105,32 +111,35 @@ tcgemm_status upload(HostEngine& e, const HostBlock& b, bool pinned, double* dst
 
 // Packed device copy (leading dimension rows) -> the caller's C block, on the download stream. Pageable C:
 // up to kStagingBuffers pieces are in flight while the host copies finished ones out; returns when the
-// block is in C. Pinned C: returns once the copy is queued.
+// block is in C. Pinned C: returns once the copy is queued. *written is set once anything may have
+// reached C.
 tcgemm_status download(HostEngine& e, const double* src, double* c_first, int64_t ldc, int64_t rows, int64_t cols,
-                       bool pinned) {
-  if (pinned) {
+                       bool pinned, bool* written) {
+  if (direct_copy(e, pinned, ldc)) {
     TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(c_first, size_t(ldc) * 8, src, size_t(rows) * 8, size_t(rows) * 8,
                                       size_t(cols), cudaMemcpyDeviceToHost, e.download));
+    *written = true;
     return TCGEMM_SUCCESS;
   }
-  const std::vector<Piece> pieces = staging_pieces({c_first, ldc, rows, cols}, e.staging_bytes / 8);
+  const int64_t cap = e.staging_bytes / 8, count = staging_piece_count(rows, cols, cap);
   constexpr int kBuffers = HostEngine::kStagingBuffers;
-  auto issue = [&](size_t n) -> tcgemm_status {
-    const Piece& p = pieces[n];
+  auto issue = [&](int64_t n) -> tcgemm_status {
+    const StagingPiece p = staging_piece(rows, cols, cap, n);
     const int i = int(n % kBuffers);
     TCGEMM_CUDA_TRY(cudaMemcpyAsync(e.down_staging[i], src + p.offset, size_t(p.rows * p.cols) * 8,
                                     cudaMemcpyDeviceToHost, e.download));
     TCGEMM_CUDA_TRY(cudaEventRecord(e.down_staging_ready[i], e.download));
     return TCGEMM_SUCCESS;
   };
-  for (size_t n = 0; n < pieces.size() && n < size_t(kBuffers); ++n) TCGEMM_TRY(issue(n));
-  for (size_t n = 0; n < pieces.size(); ++n) {
-    const Piece& p = pieces[n];
+  for (int64_t n = 0; n < count && n < kBuffers; ++n) TCGEMM_TRY(issue(n));
+  for (int64_t n = 0; n < count; ++n) {
+    const StagingPiece p = staging_piece(rows, cols, cap, n);
     const int i = int(n % kBuffers);
     TCGEMM_CUDA_TRY(cudaEventSynchronize(e.down_staging_ready[i]));
+    *written = true;
     copy_runs({e.down_staging[i], p.rows * 8, reinterpret_cast<char*>(c_first + p.row0 + p.col0 * ldc), ldc * 8,
                p.rows * 8, p.cols});
-    if (n + kBuffers < pieces.size()) TCGEMM_TRY(issue(n + kBuffers));
+    if (n + kBuffers < count) TCGEMM_TRY(issue(n + kBuffers));
   }
   return TCGEMM_SUCCESS;
 }
@@ -169,9 +178,9 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
 
 tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written) {
   *c_written = false;
-  HostEngine* engine = nullptr;
-  TCGEMM_TRY(acquire_host_engine(ctx, &engine));
-  HostEngine& e = *engine;
+  HostEngineLease lease(ctx);
+  TCGEMM_TRY(lease.acquire());
+  HostEngine& e = lease.get();
   const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory));
   const bool ta = p.transa != 'N', tb = p.transb != 'N';
 
@@ -220,8 +229,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
     bool have_pending = false;
     auto finish = [&](const Tile& t) -> tcgemm_status {
       TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.slot_computed[t.slot], 0));
-      *c_written = true;
-      TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned));
+      TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned, c_written));
       TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_free[t.slot], e.download));
       return TCGEMM_SUCCESS;
     };
@@ -279,7 +287,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
     wait_error = err;
   if (status == TCGEMM_SUCCESS && wait_error != cudaSuccess)
     status = set_cuda_error(wait_error, "the host path's streams (cudaStreamSynchronize)");
-  release_host_engine(ctx, engine, status == TCGEMM_SUCCESS && wait_error == cudaSuccess);
+  lease.mark_healthy(status == TCGEMM_SUCCESS && wait_error == cudaSuccess);
   return status;
 }
 

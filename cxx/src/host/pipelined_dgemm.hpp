@@ -10,6 +10,8 @@
 // last element) are copied by direct DMA from and to their own memory.
 #pragma once
 
+#include <cstdint>
+
 #include "core/problem.hpp"
 #include "tcgemm/tcgemm.h"
 
@@ -24,6 +26,15 @@ struct HostSchedule {
 // resident_bytes: the most the resident operand may take on the GPU (the caller's
 // TCGEMM_HOST_RESIDENT_BYTES, or 30% of the device memory).
 HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes);
+
+// Pieces of a rows x cols block that fit one staging buffer of `cap` doubles: whole columns when a column
+// fits, else parts of one column (rows and columns relative to the block; `offset` is the piece's place in
+// the packed copy, leading dimension rows). Computed by index, so the copies allocate no host memory.
+struct StagingPiece {
+  int64_t row0, col0, rows, cols, offset;
+};
+int64_t staging_piece_count(int64_t rows, int64_t cols, int64_t cap);
+StagingPiece staging_piece(int64_t rows, int64_t cols, int64_t cap, int64_t n);
 
 // For a validated problem with m, n, k >= 1 and alpha != 0, on ctx's device. *c_written is set when any
 // part of C has been written (before a failure, the tiles finished so far hold their result and the others
