@@ -15,6 +15,8 @@
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
 #   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
 #               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
+#   host-threads  tcgemm_dgemm_host alone at 8192 and 16384 with 4, 8, 12 and 15 staging threads
+#               (TCGEMM_HOST_COPY_THREADS), one process each: where pageable arrays' staging saturates
 set -uo pipefail
 build=${1:?build dir}
 shift
@@ -142,6 +144,14 @@ for step in "$@"; do
         --shapes 16384x16384x32,2048x16384x8192,16384x2048x8192,30000x3000x3000 >"$out/host-bench.txt" 2>&1
       note "-- host-bench: exit $?"
       grep -vE '^\[NVBLAS\]' "$out/host-bench.txt" | tee -a "$summary" >/dev/null
+      ;;
+    host-threads)
+      for t in 4 8 12 15; do
+        TCGEMM_HOST_COPY_THREADS=$t "$build/bench/tcgemm-host-bench" --no-nvblas --no-xt --sizes 8192,16384 \
+          >"$out/host-threads-$t.txt" 2>&1
+        note "-- host-threads $t: exit $?"
+        grep -E '^[0-9]' "$out/host-threads-$t.txt" | tee -a "$summary" >/dev/null
+      done
       ;;
     *) note "unknown step $step" ;;
   esac
