@@ -70,6 +70,31 @@ struct Traits {
 };
 
 
+// One column chunk of a staged epilogue: C[0] (and C[1] when `second`) <- alpha a + beta C, C read only when
+// read_c (beta != 0: BLAS never reads C for beta = 0). One 16-byte access when C allows it (vec16) and both
+// rows are in the matrix, else per element. Shared by the staged and the cluster split-K epilogues.
+__device__ __forceinline__ void store_c_pair(double* c, double2 a, double alpha, double beta, bool read_c, bool vec16,
+                                             bool second) {
+  if (vec16 && second) {
+    double2 v = make_double2(alpha * a.x, alpha * a.y);
+    if (read_c) {
+      const double2 old = *reinterpret_cast<const double2*>(c);
+      v.x = fma(beta, old.x, v.x);
+      v.y = fma(beta, old.y, v.y);
+    }
+    *reinterpret_cast<double2*>(c) = v;
+  } else {
+    double v = alpha * a.x;
+    if (read_c) v = fma(beta, c[0], v);
+    c[0] = v;
+    if (second) {
+      double w = alpha * a.y;
+      if (read_c) w = fma(beta, c[1], w);
+      c[1] = w;
+    }
+  }
+}
+
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kernel(const Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -415,25 +440,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       }
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
       if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
-      double* c = C + gcol * p.ldc + grow;
-      if (vec_c && grow + 1 < p.m) {
-        double2 v = make_double2(p.alpha * a.x, p.alpha * a.y);
-        if (read_c) {
-          const double2 old = *reinterpret_cast<const double2*>(c);
-          v.x = fma(p.beta, old.x, v.x);
-          v.y = fma(p.beta, old.y, v.y);
-        }
-        *reinterpret_cast<double2*>(c) = v;
-      } else {
-        double v = p.alpha * a.x;
-        if (read_c) v = fma(p.beta, c[0], v);
-        c[0] = v;
-        if (grow + 1 < p.m) {
-          double w = p.alpha * a.y;
-          if (read_c) w = fma(p.beta, c[1], w);
-          c[1] = w;
-        }
-      }
+      store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow + 1 < p.m);
     }
     // No slice may exit (and release its shared memory) while the others still read its tile.
     arch::cluster_sync();
@@ -474,25 +481,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes);
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
       if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
-      double* c = C + gcol * p.ldc + grow;
-      if (vec_c && grow + 1 < p.m) {
-        double2 v = make_double2(p.alpha * a.x, p.alpha * a.y);
-        if (read_c) {
-          const double2 old = *reinterpret_cast<const double2*>(c);
-          v.x = fma(p.beta, old.x, v.x);
-          v.y = fma(p.beta, old.y, v.y);
-        }
-        *reinterpret_cast<double2*>(c) = v;
-      } else {
-        double v = p.alpha * a.x;
-        if (read_c) v = fma(p.beta, c[0], v);
-        c[0] = v;
-        if (grow + 1 < p.m) {
-          double w = p.alpha * a.y;
-          if (read_c) w = fma(p.beta, c[1], w);
-          c[1] = w;
-        }
-      }
+      store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow + 1 < p.m);
     }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
