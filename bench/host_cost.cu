@@ -13,61 +13,55 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <random>
 #include <vector>
 
+#include "timing.hpp"
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using tcgemm::bench::cuda_check;
+using tcgemm::bench::median_of;
 
 // Host microseconds of f() with the stream drained before each call (so no launch waits for queue room).
 template <class F>
 double host_us(F&& f, int reps = 2000) {
   for (int i = 0; i < 50; ++i) f();
-  check(cudaDeviceSynchronize(), "warm-up");
+  cuda_check(cudaDeviceSynchronize(), "warm-up");
   std::vector<double> t;
   t.reserve(size_t(reps));
   for (int i = 0; i < reps; ++i) {
-    check(cudaDeviceSynchronize(), "drain");
+    cuda_check(cudaDeviceSynchronize(), "drain");
     const auto t0 = std::chrono::steady_clock::now();
     f();
     const auto t1 = std::chrono::steady_clock::now();
     t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
-  return median(t);
+  return median_of(t);
 }
 
 // Microseconds between CUDA events around one call on an idle stream (median).
 template <class F>
 double event_us(F&& f, cudaStream_t s, int reps = 200) {
   cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "event");
-  check(cudaEventCreate(&b), "event");
+  cuda_check(cudaEventCreate(&a), "event");
+  cuda_check(cudaEventCreate(&b), "event");
   for (int i = 0; i < 20; ++i) f();
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
-    check(cudaStreamSynchronize(s), "drain");
-    check(cudaEventRecord(a, s), "record");
+    cuda_check(cudaStreamSynchronize(s), "drain");
+    cuda_check(cudaEventRecord(a, s), "record");
     f();
-    check(cudaEventRecord(b, s), "record");
-    check(cudaEventSynchronize(b), "sync");
+    cuda_check(cudaEventRecord(b, s), "record");
+    cuda_check(cudaEventSynchronize(b), "sync");
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
+    cuda_check(cudaEventElapsedTime(&ms, a, b), "elapsed");
     t.push_back(1e3 * ms);
   }
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return median(t);
+  return median_of(t);
 }
 
 struct BigParams {
@@ -77,7 +71,8 @@ __global__ void empty_kernel(BigParams) {}
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run(int argc, char** argv) {
   std::vector<int> shapes;
   for (int i = 1; i < argc; ++i) shapes.push_back(std::atoi(argv[i]));
   if (shapes.empty()) shapes = {8, 8, 8, 64, 64, 64, 256, 256, 256, 512, 512, 512};
@@ -86,7 +81,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   cudaStream_t s;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
   cublasSetStream(h, s);
@@ -126,11 +121,11 @@ int main(int argc, char** argv) {
     for (auto& x : ha) x = u(rng);
     for (auto& x : hb) x = u(rng);
     double *A, *B, *C;
-    check(cudaMalloc(&A, ha.size() * 8), "malloc");
-    check(cudaMalloc(&B, hb.size() * 8), "malloc");
-    check(cudaMalloc(&C, size_t(m) * n * 8), "malloc");
-    check(cudaMemcpy(A, ha.data(), ha.size() * 8, cudaMemcpyHostToDevice), "copy");
-    check(cudaMemcpy(B, hb.data(), hb.size() * 8, cudaMemcpyHostToDevice), "copy");
+    cuda_check(cudaMalloc(&A, ha.size() * 8), "malloc");
+    cuda_check(cudaMalloc(&B, hb.size() * 8), "malloc");
+    cuda_check(cudaMalloc(&C, size_t(m) * n * 8), "malloc");
+    cuda_check(cudaMemcpy(A, ha.data(), ha.size() * 8, cudaMemcpyHostToDevice), "copy");
+    cuda_check(cudaMemcpy(B, hb.data(), hb.size() * 8, cudaMemcpyHostToDevice), "copy");
     const double one = 1, zero = 0;
     auto ours = [&] {
       if (tcgemm_dgemm('N', 'N', m, n, k, 1.0, A, m, B, k, 0.0, C, m, s) != TCGEMM_SUCCESS) {
@@ -149,4 +144,14 @@ int main(int argc, char** argv) {
   cublasDestroy(h);
   cudaStreamDestroy(s);
   return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a failed CUDA call (tcgemm::bench::cuda_check)
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

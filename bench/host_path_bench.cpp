@@ -19,29 +19,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
+#include "timing.hpp"
 
 namespace {
 
+using tcgemm::bench::cuda_check;
+using tcgemm::bench::median_of;
+
 using Dgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const double*, const double*,
                        const int*, const double*, const int*, const double*, double*, const int*, size_t, size_t);
-
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 double seconds_of(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -62,8 +55,8 @@ void link_rates(double* h2d, double* d2h) {
     const double td = seconds_of([&] { cuda_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "D2H"); });
     if (i) up.push_back(bytes / tu / 1e9), down.push_back(bytes / td / 1e9);
   }
-  *h2d = median(up);
-  *d2h = median(down);
+  *h2d = median_of(up);
+  *d2h = median_of(down);
   cudaFreeHost(h);
   cudaFree(d);
 }
@@ -100,7 +93,7 @@ double device_seconds(int64_t m, int64_t n, int64_t k, double beta) {
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);
-  return median(t);
+  return median_of(t);
 }
 
 std::vector<int64_t> parse_list(const std::string& s) {
@@ -130,7 +123,8 @@ double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run(int argc, char** argv) {
   std::vector<Shape> shapes;
   int reps = 10, slow_reps = 3;
   double slow_seconds = 4.0;
@@ -296,7 +290,7 @@ int main(int argc, char** argv) {
         if (nvblas_dgemm && r < reps_n) tn.push_back(seconds_of(run_nvblas));
         if (xt && r < reps_x) tx.push_back(seconds_of(run_xt));
       }
-      const double t_t = median(tt), t_n = tn.empty() ? NAN : median(tn), t_x = tx.empty() ? NAN : median(tx);
+      const double t_t = median_of(tt), t_n = tn.empty() ? NAN : median_of(tn), t_x = tx.empty() ? NAN : median_of(tx);
       char shape[64];
       std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(m), long(n), long(k));
       std::printf("%-20s %-8s %7.2f%s %7.2f%s %7.2f%s %8.2f %8.2f %6.2f %6.2f %9.1e %9.1e%s\n", shape,
@@ -312,4 +306,14 @@ int main(int argc, char** argv) {
   }
   if (xt) cublasXtDestroy(xt);
   return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a failed CUDA call (tcgemm::bench::cuda_check)
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

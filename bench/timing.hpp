@@ -20,6 +20,14 @@ inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
+// The median of a set of times (the mean of the two middle ones for an even count).
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
 // Owns CUDA events, so that a launch that throws still releases them.
 struct EventSet {
   std::vector<cudaEvent_t> list;
@@ -44,12 +52,11 @@ inline Timing summarise(const EventSet& events, int reps, int first, int stride)
                "cudaEventElapsedTime");
     ms[size_t(r)] = t;
   }
-  std::sort(ms.begin(), ms.end());
   Timing t;
   t.reps = reps;
-  t.min_ms = ms.front();
-  t.max_ms = ms.back();
-  t.median_ms = reps % 2 ? ms[size_t(reps / 2)] : 0.5 * (ms[size_t(reps / 2 - 1)] + ms[size_t(reps / 2)]);
+  t.min_ms = *std::min_element(ms.begin(), ms.end());
+  t.max_ms = *std::max_element(ms.begin(), ms.end());
+  t.median_ms = median_of(ms);
   return t;
 }
 
