@@ -20,7 +20,6 @@ std::mutex g_mutex;
 std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
 std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
 
-
 // Makes `device` the calling thread's current device for the scope's lifetime and restores the previous one,
 // for queries (cudaFuncGetAttributes) that answer for the current device only.
 class DeviceScope {
