@@ -123,6 +123,21 @@ TEST(HostPipeline, DefaultScheduleEveryForm) {
   EXPECT_TRUE(run_case(pinned, seed += 10));
 }
 
+// A resident operand cut into three double-buffered chunks (TCGEMM_HOST_RESIDENT_CHUNKS): buffers 0, 1, 0,
+// so the third chunk waits for the first one's products; every form, both schedules, pinned and pageable.
+TEST(HostPipeline, DoubleBufferedResidentChunks) {
+  TCGEMM_REQUIRE_GPU();
+  setenv("TCGEMM_HOST_RESIDENT_CHUNKS", "3", 1);
+  uint64_t seed = 170;
+  for (const char* forms : {"NN", "NT", "TN", "TT"})
+    for (const bool a_resident : {true, false}) {
+      Case c{forms[0], forms[1], a_resident ? 700 : 1300, a_resident ? 1300 : 700, 120, 0.5, -1.0, 2};
+      EXPECT_TRUE(run_case(c, seed += 10));
+      c.pin_a = c.pin_b = c.pin_c = true;
+      EXPECT_TRUE(run_case(c, seed += 10));
+    }
+}
+
 TEST(HostPipeline, BetaZeroNeverReadsC) {
   TCGEMM_REQUIRE_GPU();
   small_pipeline();

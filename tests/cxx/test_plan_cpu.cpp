@@ -239,3 +239,36 @@ TEST(HostSchedule, StagingPiecesTileTheBlock) {
     for (int s : seen) ASSERT_EQ(s, 1);
   }
 }
+
+// Pinned, compute-bound products: the resident operand goes in two double-buffered chunks when the shorter
+// wait for the first one gains more than streaming the other operand twice costs (n = 16384 on the H100's
+// 50 GB/s link), and stays whole where the link is the limit (n <= 8192) or where nothing is known of the
+// link (pageable arrays).
+TEST(HostSchedule, ComputeBoundPinnedProductsCutTheResidentOperand) {
+  const int64_t gib = int64_t(1) << 30;
+  tcgemm::detail::HostLink pinned;
+  pinned.link_gbs = 50.0;
+  pinned.c_uploaded = true;
+  const tcgemm::detail::HostSchedule big = tcgemm::detail::plan_host_schedule(16384, 16384, 16384, 24 * gib, pinned);
+  EXPECT_TRUE(big.double_buffer);
+  EXPECT_EQ(big.resident_chunk, 8192);
+  for (const int64_t n : {1024, 4096, 8192}) {
+    const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(n, n, n, 24 * gib, pinned);
+    EXPECT_FALSE(s.double_buffer) << n;
+    EXPECT_EQ(s.resident_chunk, n) << n;
+  }
+  const tcgemm::detail::HostSchedule pageable = tcgemm::detail::plan_host_schedule(16384, 16384, 16384, 24 * gib);
+  EXPECT_FALSE(pageable.double_buffer);
+  EXPECT_EQ(pageable.resident_chunk, 16384);
+  // A resident operand over its budget keeps the budget's single-buffered chunks (1.5 GiB: 12288 rows).
+  const tcgemm::detail::HostSchedule tight =
+      tcgemm::detail::plan_host_schedule(16384, 16384, 16384, int64_t(3) * gib / 2, pinned);
+  EXPECT_FALSE(tight.double_buffer);
+  EXPECT_EQ(tight.resident_chunk, 12288);
+  // Forced chunks (TCGEMM_HOST_RESIDENT_CHUNKS) apply whatever the link.
+  tcgemm::detail::HostLink forced;
+  forced.forced_chunks = 3;
+  const tcgemm::detail::HostSchedule three = tcgemm::detail::plan_host_schedule(700, 1300, 120, 24 * gib, forced);
+  EXPECT_TRUE(three.double_buffer);
+  EXPECT_EQ(three.resident_chunk, 256);
+}

@@ -209,8 +209,10 @@ tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, 
  *     panels on three streams, so the upload of one panel, the product of the next and the download of the
  *     C tile before overlap (both copy directions and the SMs busy at once). Each byte of A, B and C crosses
  *     the link once while the smaller operand fits in 30% of the device memory (TCGEMM_HOST_RESIDENT_BYTES to
- *     choose another size; else it goes in chunks and the other operand once per chunk). alpha == 0 or k == 0
- *     scales C on the host (beta == 0 writes zeros without reading C).
+ *     choose another size; else it goes in chunks and the other operand once per chunk). With pinned arrays a
+ *     compute-bound product (large n) cuts even a resident operand that fits into 2-4 double-buffered chunks,
+ *     so its first product waits for a part of it, not all (TCGEMM_HOST_RESIDENT_CHUNKS forces a count).
+ *     alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros without reading C).
  *   Copies: arrays the caller has pinned (tcgemm_host_register, cudaHostRegister, cudaMallocHost) go by
  *     direct DMA from and to their own memory; pageable arrays through pinned staging buffers that several
  *     host threads fill and empty (TCGEMM_HOST_COPY_THREADS helper threads, default half the hardware

@@ -58,7 +58,8 @@ void destroy(HostEngine* e) {
   for (int i = 0; i < HostEngine::kSlots; ++i)
     for (cudaEvent_t ev : {e->slot_uploaded[i], e->slot_computed[i], e->slot_free[i]})
       if (ev) (void)cudaEventDestroy(ev);
-  if (e->resident_used) (void)cudaEventDestroy(e->resident_used);
+  for (cudaEvent_t ev : e->resident_used)
+    if (ev) (void)cudaEventDestroy(ev);
   if (e->join) (void)cudaEventDestroy(e->join);
   delete e;
   (void)cudaGetLastError();
@@ -86,7 +87,7 @@ tcgemm_status build(const DeviceContext& ctx, HostEngine* e) {
     TCGEMM_TRY(make_event(&e->slot_computed[i]));
     TCGEMM_TRY(make_event(&e->slot_free[i]));
   }
-  TCGEMM_TRY(make_event(&e->resident_used));
+  for (cudaEvent_t& ev : e->resident_used) TCGEMM_TRY(make_event(&ev));
   TCGEMM_TRY(make_event(&e->join));
   size_t free_bytes = 0, total_bytes = 0;
   TCGEMM_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));

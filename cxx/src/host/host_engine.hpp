@@ -30,7 +30,8 @@ struct HostEngine {
   cudaEvent_t up_staging_free[kStagingBuffers] = {};    // the upload that read the buffer is done
   cudaEvent_t down_staging_ready[kStagingBuffers] = {};  // the download into the buffer is done
   cudaEvent_t slot_uploaded[kSlots] = {}, slot_computed[kSlots] = {}, slot_free[kSlots] = {};
-  cudaEvent_t resident_used = nullptr;  // the last product that read the resident operand block
+  // The last product that read each resident buffer (two when the resident operand is double-buffered).
+  cudaEvent_t resident_used[2] = {};
   cudaEvent_t join = nullptr;           // joins the streams at the end of a call
   int next_up_staging = 0, next_down_staging = 0;
   int64_t device_memory = 0;  // the device's total memory, bytes

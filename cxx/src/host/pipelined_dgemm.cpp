@@ -39,6 +39,12 @@ constexpr int64_t kTargetPanels = 8;
 // would dominate). Rounded to multiples of kPanelQuantum, the sm90 tile width.
 constexpr int64_t kMinPanel = 256;
 constexpr int64_t kPanelQuantum = 64;
+// The compute-bound cut (plan_host_schedule): the device speed the model assumes (tcgemm's large-square
+// DGEMM on the H100, about 50 TFLOP/s), at most this many chunks, and the least gain worth a cut.
+constexpr double kModelFlops = 50e12;
+constexpr double kPinnedLinkGbs = 50.0;  // measured 50-55 GB/s each way on the H100 machine
+constexpr int64_t kMaxComputeBoundChunks = 4;
+constexpr double kMinSplitGain = 0.03;
 // The resident operand's share of device memory.
 constexpr double kResidentShare = 0.30;
 
@@ -58,6 +64,16 @@ int64_t resident_budget_bytes(int64_t device_memory) {
   if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) budget = std::min(budget, int64_t(free_bytes / 2));
   else (void)cudaGetLastError();
   return std::max(budget, kMiB);
+}
+
+// TCGEMM_HOST_RESIDENT_CHUNKS (2..64): cut a resident operand that fits into that many double-buffered
+// chunks; 0 (unset, or anything else): the schedule's own choice.
+int forced_resident_chunks() {
+  const char* text = std::getenv("TCGEMM_HOST_RESIDENT_CHUNKS");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  return end && *end == '\0' && v >= 2 && v <= 64 ? int(v) : 0;
 }
 
 // A block of a column-major host matrix: `rows` x `cols` from `first`, leading dimension `ld` (elements).
@@ -162,13 +178,38 @@ struct StreamsDrained {
 
 }  // namespace
 
-HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes) {
+HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes, HostLink link) {
   HostSchedule s;
   // Keep the smaller operand resident: the other streams through in panels. Ties keep op(A).
   s.resident_a = m <= n;
   const int64_t resident_len = s.resident_a ? m : n, streamed_len = s.resident_a ? n : m;
   const int64_t budget = resident_bytes / 8;  // doubles
   s.resident_chunk = std::min(resident_len, std::max<int64_t>(kPanelQuantum, budget / k));
+  if (s.resident_chunk == resident_len && link.forced_chunks > 1) {
+    const int64_t r = link.forced_chunks;
+    s.resident_chunk = std::min(resident_len, round_up((resident_len + r - 1) / r, kPanelQuantum));
+    s.double_buffer = s.resident_chunk < resident_len;
+  } else if (s.resident_chunk == resident_len && link.link_gbs > 0.0) {
+    // Compute-bound products wait for the whole resident operand before their first product. With r
+    // chunks (double-buffered) they wait for 1/r of it, but the streamed operand crosses the link r times:
+    //   time(r) = max(link bytes(r) / rate, first chunk / rate + products).
+    const double rate = link.link_gbs * 1e9, products = 2.0 * double(m) * double(n) * double(k) / kModelFlops;
+    const double resident_b = 8.0 * double(resident_len) * double(k), streamed_b = 8.0 * double(streamed_len) * double(k);
+    const double c_b = link.c_uploaded ? 8.0 * double(m) * double(n) : 0.0;
+    double best = 0.0;
+    for (int64_t r = 1; r <= kMaxComputeBoundChunks; ++r) {
+      const int64_t chunk = std::min(resident_len, round_up((resident_len + r - 1) / r, kPanelQuantum));
+      if (r > 1 && (chunk == resident_len || 2 * chunk * k > budget)) break;
+      const double t = std::max((resident_b + double(r) * streamed_b + c_b) / rate,
+                                8.0 * double(chunk) * double(k) / rate + products);
+      // A split must gain at least kMinSplitGain, so that a near tie keeps the simpler schedule.
+      if (r == 1 || t < best * (1.0 - kMinSplitGain)) {
+        best = t;
+        s.resident_chunk = chunk;
+        s.double_buffer = r > 1;
+      }
+    }
+  }
   int64_t w = std::max(kMinPanel, round_up((streamed_len + kTargetPanels - 1) / kTargetPanels, kPanelQuantum));
   w = std::min(w, std::max(kPanelQuantum, kMaxTileBytes / 8 / s.resident_chunk / kPanelQuantum * kPanelQuantum));
   w = std::min(w, std::max(kPanelQuantum, kMaxPanelBytes / 8 / k / kPanelQuantum * kPanelQuantum));
@@ -181,7 +222,6 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   HostEngineLease lease(ctx);
   TCGEMM_TRY(lease.acquire());
   HostEngine& e = lease.get();
-  const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory));
   const bool ta = p.transa != 'N', tb = p.transb != 'N';
 
   // Rows i0.. (count) of op(A) and columns j0.. of op(B), as blocks of the stored matrices.
@@ -196,6 +236,13 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   const bool a_pinned = is_pinned(p.A, a_stored_rows, a_stored_cols, p.lda);
   const bool b_pinned = is_pinned(p.B, b_stored_rows, b_stored_cols, p.ldb);
   const bool c_pinned = is_pinned(p.C, p.m, p.n, p.ldc);
+  // The compute-bound cut is for pinned arrays, whose link rate the model knows (kPinnedLinkGbs); pageable
+  // arrays are paced by the host's staging copies.
+  HostLink link;
+  link.link_gbs = a_pinned && b_pinned && c_pinned ? kPinnedLinkGbs : 0.0;
+  link.c_uploaded = p.beta != 0.0;
+  link.forced_chunks = forced_resident_chunks();
+  const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory), link);
 
   cudaError_t wait_error = cudaSuccess;
   auto run = [&]() -> tcgemm_status {
@@ -203,13 +250,15 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
     const int64_t rows_cap = s.resident_a ? s.resident_chunk : s.panel;  // most rows of a C tile
     const int64_t cols_cap = s.resident_a ? s.panel : s.resident_chunk;
     // Device buffers: all allocated on the compute stream, which the copy streams then wait for.
-    StreamScratch resident_buf, panel_buf[HostEngine::kSlots], tile_buf[HostEngine::kSlots];
-    double* resident = nullptr;
+    StreamScratch resident_buf[2], panel_buf[HostEngine::kSlots], tile_buf[HostEngine::kSlots];
+    double* resident_of[2] = {};
     double* panel[HostEngine::kSlots] = {};
     double* tile[HostEngine::kSlots] = {};
     void* ptr = nullptr;
-    TCGEMM_TRY(resident_buf.allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
-    resident = static_cast<double*>(ptr);
+    for (int i = 0; i < (s.double_buffer ? 2 : 1); ++i) {
+      TCGEMM_TRY(resident_buf[i].allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
+      resident_of[i] = static_cast<double*>(ptr);
+    }
     for (int i = 0; i < HostEngine::kSlots; ++i) {
       TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
       panel[i] = static_cast<double*>(ptr);
@@ -235,10 +284,13 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
     };
 
     int64_t count = 0;
-    for (int64_t r0 = 0; r0 < resident_len; r0 += s.resident_chunk) {
+    for (int64_t r0 = 0, chunk = 0; r0 < resident_len; r0 += s.resident_chunk, ++chunk) {
       const int64_t rc = std::min(s.resident_chunk, resident_len - r0);
-      // A new resident chunk overwrites the old one only after every product that read it.
-      if (r0 > 0) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used, 0));
+      // A resident buffer is refilled only after every product that read its previous chunk. Double-buffered,
+      // that is the chunk before last, so this chunk uploads while the last one's products run.
+      const int buf = s.double_buffer ? int(chunk % 2) : 0;
+      double* const resident = resident_of[buf];
+      if (chunk >= (s.double_buffer ? 2 : 1)) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used[buf], 0));
       const HostBlock rb = s.resident_a ? a_rows(r0, rc) : b_cols(r0, rc);
       TCGEMM_TRY(upload(e, rb, s.resident_a ? a_pinned : b_pinned, resident));
       for (int64_t s0 = 0; s0 < streamed_len; s0 += s.panel, ++count) {
@@ -267,7 +319,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
         d.ldc = t.rows;
         TCGEMM_TRY(run_on_device(d, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, e.compute));
         TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_computed[slot], e.compute));
-        TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used, e.compute));
+        TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used[buf], e.compute));
 
         // The previous tile goes home now that this one's uploads are queued ahead of the host's waits.
         if (have_pending) TCGEMM_TRY(finish(pending));

@@ -22,10 +22,20 @@ struct HostSchedule {
   bool resident_a = true;      // op(A) resident, column panels of op(B) and C streamed; else op(B) resident
   int64_t resident_chunk = 0;  // rows of op(A) (or columns of op(B)) on the GPU at once
   int64_t panel = 0;           // columns (or rows) of each streamed panel
+  bool double_buffer = false;  // two resident buffers: the next chunk uploads while the last one is used
+};
+// What the schedule may assume of the link, for cutting a compute-bound product: with link_gbs > 0 (all
+// arrays pinned) the resident operand may go in 2..4 double-buffered chunks although it fits, when the
+// shorter wait for the first chunk gains more than streaming the other operand once per chunk costs.
+struct HostLink {
+  double link_gbs = 0.0;   // each way; 0: no such cut
+  bool c_uploaded = true;  // beta != 0
+  int forced_chunks = 0;   // > 1: that many double-buffered chunks whatever the model says
+                           // (TCGEMM_HOST_RESIDENT_CHUNKS, for experiments and tests)
 };
 // resident_bytes: the most the resident operand may take on the GPU (the caller's
-// TCGEMM_HOST_RESIDENT_BYTES, or 30% of the device memory).
-HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes);
+// TCGEMM_HOST_RESIDENT_BYTES, or 30% of the device memory, at most half the free memory).
+HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t resident_bytes, HostLink link = {});
 
 // Pieces of a rows x cols block that fit one staging buffer of `cap` doubles: whole columns when a column
 // fits, else parts of one column (rows and columns relative to the block; `offset` is the piece's place in
