@@ -9,6 +9,8 @@
 //   tcgemm-host-bench [--sizes 1024,2048,...] [--shapes MxNxK,...] [--reps 10] [--slow-reps 3]
 //                     [--slow-seconds 4] [--beta 0.5] [--no-nvblas] [--no-xt]
 //                     [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/x86_64-linux-gnu/blas/libblas.so.3]
+//   tcgemm-host-bench --strided   pinned 2D copy rates (cudaMemcpy2DAsync) by row length, each way: what a
+//                                 row panel of a column-major matrix (rows of panel x 8 bytes) costs
 #include <cublasXt.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -40,6 +42,47 @@ double seconds_of(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Pinned 2D copies, 512 MiB per copy, rows of `row` bytes taken from every fourth row slot (source pitch
+// 4 x row, as a panel of a quarter of a column-major matrix's rows), packed on the other side; median of 10
+// event-timed copies each way. Shows where the copy engines' per-row cost stops mattering.
+void strided_link_rates() {
+  const size_t bytes = size_t(512) << 20;
+  void *h = nullptr, *d = nullptr;
+  cuda_check(cudaMallocHost(&h, 4 * bytes), "cudaMallocHost");
+  cuda_check(cudaMalloc(&d, bytes), "cudaMalloc");
+  std::memset(h, 1, 4 * bytes);
+  cudaEvent_t t0, t1;
+  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
+  std::printf("# pinned 2D copies of 512 MiB: row bytes, rows, H2D GB/s, D2H GB/s (source pitch 4 x row)\n");
+  for (size_t row : {size_t(4) << 10, size_t(8) << 10, size_t(16) << 10, size_t(32) << 10, size_t(64) << 10,
+                     size_t(128) << 10, size_t(1) << 20, bytes}) {
+    const size_t rows = bytes / row, pitch = row == bytes ? row : 4 * row;
+    double rate[2];
+    for (int dir = 0; dir < 2; ++dir) {
+      std::vector<double> r;
+      for (int i = 0; i < 11; ++i) {
+        cuda_check(cudaEventRecord(t0), "cudaEventRecord");
+        if (dir == 0)
+          cuda_check(cudaMemcpy2DAsync(d, row, h, pitch, row, rows, cudaMemcpyHostToDevice), "2D H2D");
+        else
+          cuda_check(cudaMemcpy2DAsync(h, pitch, d, row, row, rows, cudaMemcpyDeviceToHost), "2D D2H");
+        cuda_check(cudaEventRecord(t1), "cudaEventRecord");
+        cuda_check(cudaEventSynchronize(t1), "cudaEventSynchronize");
+        float ms = 0;
+        cuda_check(cudaEventElapsedTime(&ms, t0, t1), "cudaEventElapsedTime");
+        if (i) r.push_back(double(bytes) / (ms * 1e-3) / 1e9);
+      }
+      rate[dir] = median_of(r);
+    }
+    std::printf("%10zu %8zu %7.1f %7.1f\n", row, rows, rate[0], rate[1]);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  cudaFreeHost(h);
+  cudaFree(d);
 }
 
 // Pinned link rates (GB/s): H2D alone, D2H alone, 256 MiB copies, median of 10.
@@ -164,6 +207,9 @@ int run(int argc, char** argv) {
       slow_seconds = std::stod(next());
     } else if (a == "--beta") {
       beta = std::stod(next());
+    } else if (a == "--strided") {
+      strided_link_rates();
+      return 0;
     } else if (a == "--no-nvblas") {
       use_nvblas = false;
     } else if (a == "--no-xt") {
