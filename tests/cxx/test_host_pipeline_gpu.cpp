@@ -159,6 +159,23 @@ TEST(HostPipeline, PinnedAndPageableInEveryMix) {
   }
 }
 
+// All pinned, tall C (op(B) resident): the row panels of op(A) and the C tiles go by strided 2D DMA in
+// panels of at least 4096 rows (TCGEMM_HOST_MIN_STRIDED_PANEL's default): 4096 + 4096 + 808 rows here; then
+// with that minimum lowered to 64, the usual eight panels of 1152 rows (the last 936); every form.
+TEST(HostPipeline, PinnedStridedRowPanels) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 350;
+  for (const char* min_panel : {"", "64"}) {
+    setenv("TCGEMM_HOST_MIN_STRIDED_PANEL", min_panel, 1);
+    for (const char* forms : {"NN", "NT", "TN", "TT"}) {
+      Case c{forms[0], forms[1], 9000, 700, 64, -0.5, 1.5, 3};
+      c.pin_a = c.pin_b = c.pin_c = true;
+      EXPECT_TRUE(run_case(c, seed += 10)) << "TCGEMM_HOST_MIN_STRIDED_PANEL=" << min_panel;
+    }
+  }
+  unsetenv("TCGEMM_HOST_MIN_STRIDED_PANEL");
+}
+
 TEST(HostPipeline, ColumnsLongerThanAStagingBuffer) {
   TCGEMM_REQUIRE_GPU();
   small_pipeline();

@@ -244,6 +244,24 @@ TEST(HostSchedule, StagingPiecesTileTheBlock) {
 // wait for the first one gains more than streaming the other operand twice costs (n = 16384 on the H100's
 // 50 GB/s link), and stays whole where the link is the limit (n <= 8192) or where nothing is known of the
 // link (pageable arrays).
+// Pinned panels copied by strided 2D DMA (row panels of op(A), their C tiles) are at least min_panel tall,
+// within 4x the usual tile and panel caps; without min_panel the usual width holds.
+TEST(HostSchedule, StridedPinnedPanelsAreTallEnough) {
+  const int64_t gib = int64_t(1) << 30;
+  tcgemm::detail::HostLink strided;
+  strided.min_panel = 4096;
+  const tcgemm::detail::HostSchedule tall = tcgemm::detail::plan_host_schedule(16384, 2048, 8192, 24 * gib, strided);
+  EXPECT_FALSE(tall.resident_a);
+  EXPECT_EQ(tall.panel, 4096);
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(16384, 2048, 8192, 24 * gib).panel, 2048);
+  // Rows past what is left: one panel of the whole streamed length.
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(3000, 1000, 500, 24 * gib, strided).panel, 3000);
+  // k = 131072: the panel cap (128 MiB: 128 rows) grows at most 4x, to 512 rows.
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(16384, 64, 131072, 24 * gib, strided).panel, 512);
+  // A wide resident operand (16000 columns: tile cap 512 rows) also caps it at 4x: 2048 rows.
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(40000, 16000, 1024, 24 * gib, strided).panel, 2048);
+}
+
 TEST(HostSchedule, ComputeBoundPinnedProductsCutTheResidentOperand) {
   const int64_t gib = int64_t(1) << 30;
   tcgemm::detail::HostLink pinned;

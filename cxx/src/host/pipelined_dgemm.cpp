@@ -39,6 +39,10 @@ constexpr int64_t kTargetPanels = 8;
 // would dominate). Rounded to multiples of kPanelQuantum, the sm90 tile width.
 constexpr int64_t kMinPanel = 256;
 constexpr int64_t kPanelQuantum = 64;
+// Pinned row panels (and C tiles) copied by strided 2D DMA: at least this many rows (32 KiB per copied row),
+// within kStridedPanelGrowth x the tile and panel caps (see plan_host_schedule).
+constexpr int64_t kMinStridedPanel = 4096;
+constexpr int64_t kStridedPanelGrowth = 4;
 // The compute-bound cut (plan_host_schedule): the device speed the model assumes (tcgemm's large-square
 // DGEMM on the H100, about 50 TFLOP/s), at most this many chunks, and the least gain worth a cut.
 constexpr double kModelFlops = 50e12;
@@ -74,6 +78,18 @@ int forced_resident_chunks() {
   char* end = nullptr;
   const long v = std::strtol(text, &end, 10);
   return end && *end == '\0' && v >= 2 && v <= 64 ? int(v) : 0;
+}
+
+// TCGEMM_HOST_MIN_STRIDED_PANEL (rows, 64..65536): the least height of a streamed row panel copied by
+// strided 2D DMA; else kMinStridedPanel.
+int64_t min_strided_panel() {
+  const char* text = std::getenv("TCGEMM_HOST_MIN_STRIDED_PANEL");
+  if (text && *text) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end && *end == '\0' && v >= 64 && v <= 65536) return int64_t(v);
+  }
+  return kMinStridedPanel;
 }
 
 // A block of a column-major host matrix: `rows` x `cols` from `first`, leading dimension `ld` (elements).
@@ -213,6 +229,14 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
   int64_t w = std::max(kMinPanel, round_up((streamed_len + kTargetPanels - 1) / kTargetPanels, kPanelQuantum));
   w = std::min(w, std::max(kPanelQuantum, kMaxTileBytes / 8 / s.resident_chunk / kPanelQuantum * kPanelQuantum));
   w = std::min(w, std::max(kPanelQuantum, kMaxPanelBytes / 8 / k / kPanelQuantum * kPanelQuantum));
+  // Strided copies of short rows run slower than the first wait and the tail of a few wide panels cost
+  // (on the H100: 16384 x 2048 x 8192, pinned, 12.4 TFLOP/s with rows of 2048 doubles, 16.0 with 4096). The
+  // wider panel may take kStridedPanelGrowth x the tile and panel caps, no more.
+  if (link.min_panel > 0) {
+    const int64_t cap = std::min(kStridedPanelGrowth * kMaxTileBytes / 8 / s.resident_chunk,
+                                 kStridedPanelGrowth * kMaxPanelBytes / 8 / k);
+    w = std::max(w, std::min(round_up(link.min_panel, kPanelQuantum), cap / kPanelQuantum * kPanelQuantum));
+  }
   s.panel = std::min(w, streamed_len);
   return s;
 }
@@ -242,6 +266,9 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   link.link_gbs = a_pinned && b_pinned && c_pinned ? kPinnedLinkGbs : 0.0;
   link.c_uploaded = p.beta != 0.0;
   link.forced_chunks = forced_resident_chunks();
+  // Strided direct copies of rows of panel x 8 bytes: row panels of op(A) and their C tiles (op(B) resident),
+  // or column panels of a transposed B (op(A) resident).
+  if (link.link_gbs > 0.0 && (p.n < p.m || tb)) link.min_panel = min_strided_panel();
   const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory), link);
 
   cudaError_t wait_error = cudaSuccess;
