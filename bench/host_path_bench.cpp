@@ -11,6 +11,8 @@
 //                     [--nvblas-lib libnvblas.so.13] [--cpu-blas /usr/lib/x86_64-linux-gnu/blas/libblas.so.3]
 //   tcgemm-host-bench --strided   pinned 2D copy rates (cudaMemcpy2DAsync) by row length, each way: what a
 //                                 row panel of a column-major matrix (rows of panel x 8 bytes) costs
+//   tcgemm-host-bench --duplex    pinned copies both ways at once (as the pipeline runs them) against each
+//                                 way alone: what the bound's "each way at its own rate" assumes
 #include <cublasXt.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -42,6 +44,60 @@ double seconds_of(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Pinned 512 MiB copies: H2D alone, D2H alone, then both at once on two streams (each timed by its own
+// events); median of 10 each.
+void duplex_link_rates() {
+  const size_t bytes = size_t(512) << 20;
+  void *hu = nullptr, *hd = nullptr, *du = nullptr, *dd = nullptr;
+  cuda_check(cudaMallocHost(&hu, bytes), "cudaMallocHost");
+  cuda_check(cudaMallocHost(&hd, bytes), "cudaMallocHost");
+  cuda_check(cudaMalloc(&du, bytes), "cudaMalloc");
+  cuda_check(cudaMalloc(&dd, bytes), "cudaMalloc");
+  std::memset(hu, 1, bytes);
+  cudaStream_t s[2];
+  cudaEvent_t ev[4];
+  for (auto& x : s) cuda_check(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking), "cudaStreamCreate");
+  for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  auto ms_between = [](cudaEvent_t a, cudaEvent_t b) {
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    return double(ms);
+  };
+  std::vector<double> up_alone, down_alone, up_both, down_both;
+  for (int i = 0; i < 11; ++i) {
+    for (int mode = 0; mode < 3; ++mode) {  // 0: up alone, 1: down alone, 2: both
+      if (mode != 1) {
+        cuda_check(cudaEventRecord(ev[0], s[0]), "cudaEventRecord");
+        cuda_check(cudaMemcpyAsync(du, hu, bytes, cudaMemcpyHostToDevice, s[0]), "H2D");
+        cuda_check(cudaEventRecord(ev[1], s[0]), "cudaEventRecord");
+      }
+      if (mode != 0) {
+        cuda_check(cudaEventRecord(ev[2], s[1]), "cudaEventRecord");
+        cuda_check(cudaMemcpyAsync(hd, dd, bytes, cudaMemcpyDeviceToHost, s[1]), "D2H");
+        cuda_check(cudaEventRecord(ev[3], s[1]), "cudaEventRecord");
+      }
+      cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+      if (i == 0) continue;
+      const double gb = double(bytes) / 1e9;
+      if (mode == 0) up_alone.push_back(gb / (ms_between(ev[0], ev[1]) * 1e-3));
+      if (mode == 1) down_alone.push_back(gb / (ms_between(ev[2], ev[3]) * 1e-3));
+      if (mode == 2) {
+        up_both.push_back(gb / (ms_between(ev[0], ev[1]) * 1e-3));
+        down_both.push_back(gb / (ms_between(ev[2], ev[3]) * 1e-3));
+      }
+    }
+  }
+  std::printf("# pinned 512 MiB copies, GB/s (median of 10): H2D alone, D2H alone, H2D and D2H at once\n");
+  std::printf("alone    H2D %6.1f  D2H %6.1f\nduplex   H2D %6.1f  D2H %6.1f\n", median_of(up_alone),
+              median_of(down_alone), median_of(up_both), median_of(down_both));
+  for (auto& e : ev) cudaEventDestroy(e);
+  for (auto& x : s) cudaStreamDestroy(x);
+  cudaFreeHost(hu);
+  cudaFreeHost(hd);
+  cudaFree(du);
+  cudaFree(dd);
 }
 
 // Pinned 2D copies, 512 MiB per copy, rows of `row` bytes taken from every fourth row slot (source pitch
@@ -207,6 +263,9 @@ int run(int argc, char** argv) {
       slow_seconds = std::stod(next());
     } else if (a == "--beta") {
       beta = std::stod(next());
+    } else if (a == "--duplex") {
+      duplex_link_rates();
+      return 0;
     } else if (a == "--strided") {
       strided_link_rates();
       return 0;

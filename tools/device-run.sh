@@ -15,6 +15,8 @@
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
 #   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
 #               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
+#   host-profile  where the host path's time goes: pinned link both ways at once (--duplex), strided 2D
+#               copies by row length (--strided), and per-call stream timelines (TCGEMM_HOST_PROFILE=1)
 #   host-threads  tcgemm_dgemm_host alone at 8192 and 16384 with 4, 8, 12 and 15 staging threads
 #               (TCGEMM_HOST_COPY_THREADS), one process each: where pageable arrays' staging saturates
 set -uo pipefail
@@ -152,6 +154,24 @@ for step in "$@"; do
         note "-- host-threads $t: exit $?"
         grep -E '^[0-9]' "$out/host-threads-$t.txt" | tee -a "$summary" >/dev/null
       done
+      ;;
+    host-profile)
+      # Where the host path's time goes: the link both ways at once against each way alone, strided 2D
+      # copies by row length, then each call's stream timeline (TCGEMM_HOST_PROFILE) on pinned and pageable
+      # arrays at the sizes the targets name.
+      "$build/bench/tcgemm-host-bench" --duplex >"$out/host-duplex.txt" 2>&1
+      note "-- host-profile duplex: exit $?"
+      tee -a "$summary" <"$out/host-duplex.txt" >/dev/null
+      "$build/bench/tcgemm-host-bench" --strided >"$out/host-strided.txt" 2>&1
+      note "-- host-profile strided: exit $?"
+      tee -a "$summary" <"$out/host-strided.txt" >/dev/null
+      TCGEMM_HOST_PROFILE=1 "$build/bench/tcgemm-host-bench" --no-nvblas --no-xt --reps 3 --sizes 4096,8192,16384 \
+        --shapes 16384x2048x8192,30000x3000x3000 >"$out/host-profile.txt" 2>&1
+      note "-- host-profile timelines: exit $?"
+      # The bench table, and the last timeline of each (shape, memory): the final timed call.
+      grep -E '^[0-9]' "$out/host-profile.txt" | tee -a "$summary" >/dev/null
+      awk '/^tcgemm host profile:/ { key = $4 " " $5; last[key] = $0; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+           END { for (i = 1; i <= n; ++i) print last[order[i]] }' "$out/host-profile.txt" | tee -a "$summary" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac

@@ -176,6 +176,27 @@ TEST(HostPipeline, PinnedStridedRowPanels) {
   unsetenv("TCGEMM_HOST_MIN_STRIDED_PANEL");
 }
 
+// TCGEMM_HOST_PROFILE=1: one report line on stderr per call (its schedule and each stream's busy time), the
+// result unchanged; pinned and pageable.
+TEST(HostPipeline, ProfileReportsEachCall) {
+  TCGEMM_REQUIRE_GPU();
+  setenv("TCGEMM_HOST_PROFILE", "1", 1);
+  for (const bool pinned : {false, true}) {
+    Case c{'N', 'T', 1500, 900, 200, 1.0, 0.5, 1};
+    c.pin_a = c.pin_b = c.pin_c = pinned;
+    ::testing::internal::CaptureStderr();
+    const ::testing::AssertionResult ok = run_case(c, pinned ? 610 : 600);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(ok);
+    EXPECT_NE(err.find(std::string("tcgemm host profile: 1500x900x200 ") + (pinned ? "pinned" : "pageable")),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("first product at"), std::string::npos) << err;
+    EXPECT_NE(err.find("compute busy"), std::string::npos) << err;
+  }
+  unsetenv("TCGEMM_HOST_PROFILE");
+}
+
 TEST(HostPipeline, ColumnsLongerThanAStagingBuffer) {
   TCGEMM_REQUIRE_GPU();
   small_pipeline();

@@ -10,6 +10,7 @@
 #include "core/memory_pool.hpp"
 #include "host/copy_workers.hpp"
 #include "host/host_engine.hpp"
+#include "host/pipeline_profile.hpp"
 
 namespace tcgemm::detail {
 
@@ -272,6 +273,8 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory), link);
 
   cudaError_t wait_error = cudaSuccess;
+  PipelineProfile profile;  // TCGEMM_HOST_PROFILE=1: where the time goes, one line per call
+  int64_t bytes_up = 0, bytes_down = 0;
   auto run = [&]() -> tcgemm_status {
     const int64_t resident_len = s.resident_a ? p.m : p.n, streamed_len = s.resident_a ? p.n : p.m;
     const int64_t rows_cap = s.resident_a ? s.resident_chunk : s.panel;  // most rows of a C tile
@@ -293,6 +296,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
       tile[i] = static_cast<double*>(ptr);
     }
     StreamsDrained drained{e, &wait_error};
+    profile.start(e.compute);
     TCGEMM_CUDA_TRY(cudaEventRecord(e.join, e.compute));
     TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.join, 0));
     TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.join, 0));
@@ -305,7 +309,10 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
     bool have_pending = false;
     auto finish = [&](const Tile& t) -> tcgemm_status {
       TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.download, e.slot_computed[t.slot], 0));
+      const int span = profile.begin(PipelineProfile::kDownload, e.download);
       TCGEMM_TRY(download(e, tile[t.slot], p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols, c_pinned, c_written));
+      profile.end(span, e.download);
+      bytes_down += t.rows * t.cols * 8;
       TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_free[t.slot], e.download));
       return TCGEMM_SUCCESS;
     };
@@ -319,7 +326,10 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
       double* const resident = resident_of[buf];
       if (chunk >= (s.double_buffer ? 2 : 1)) TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.resident_used[buf], 0));
       const HostBlock rb = s.resident_a ? a_rows(r0, rc) : b_cols(r0, rc);
+      const int resident_span = profile.begin(PipelineProfile::kUpload, e.upload);
       TCGEMM_TRY(upload(e, rb, s.resident_a ? a_pinned : b_pinned, resident));
+      profile.end(resident_span, e.upload);
+      bytes_up += rb.rows * rb.cols * 8;
       for (int64_t s0 = 0; s0 < streamed_len; s0 += s.panel, ++count) {
         const int64_t sc = std::min(s.panel, streamed_len - s0);
         const int slot = int(count % HostEngine::kSlots);
@@ -327,9 +337,14 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
         // The slot's previous C tile must have left before its buffers are refilled.
         TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
         const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
+        const int up_span = profile.begin(PipelineProfile::kUpload, e.upload);
         TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, panel[slot]));
-        if (p.beta != 0.0)
+        bytes_up += sb.rows * sb.cols * 8;
+        if (p.beta != 0.0) {
           TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
+          bytes_up += t.rows * t.cols * 8;
+        }
+        profile.end(up_span, e.upload);
         TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_uploaded[slot], e.upload));
 
         // The tile's product, on the packed device copies (leading dimension: their stored rows).
@@ -344,7 +359,9 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
         d.ldb = bb.rows;
         d.C = tile[slot];
         d.ldc = t.rows;
+        const int product_span = profile.begin(PipelineProfile::kCompute, e.compute);
         TCGEMM_TRY(run_on_device(d, tcgemm_config{}, ctx, ArgNaming::Blas, kBlasPositions, e.compute));
+        profile.end(product_span, e.compute);
         TCGEMM_CUDA_TRY(cudaEventRecord(e.slot_computed[slot], e.compute));
         TCGEMM_CUDA_TRY(cudaEventRecord(e.resident_used[buf], e.compute));
 
@@ -367,6 +384,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   if (status == TCGEMM_SUCCESS && wait_error != cudaSuccess)
     status = set_cuda_error(wait_error, "the host path's streams (cudaStreamSynchronize)");
   lease.mark_healthy(status == TCGEMM_SUCCESS && wait_error == cudaSuccess);
+  if (status == TCGEMM_SUCCESS) profile.report(p.m, p.n, p.k, s, link.link_gbs > 0.0, bytes_up, bytes_down);
   return status;
 }
 
