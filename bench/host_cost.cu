@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <random>
 #include <vector>
 
@@ -69,9 +68,6 @@ struct BigParams {
 };
 __global__ void empty_kernel(BigParams) {}
 
-}  // namespace
-
-namespace {
 int run(int argc, char** argv) {
   std::vector<int> shapes;
   for (int i = 1; i < argc; ++i) shapes.push_back(std::atoi(argv[i]));
@@ -147,11 +143,4 @@ int run(int argc, char** argv) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {  // a failed CUDA call (tcgemm::bench::cuda_check)
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return tcgemm::bench::guarded_main(run, argc, argv); }

@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <functional>
 #include <random>
 #include <string>
@@ -220,9 +219,6 @@ double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
   return std::sqrt(num / std::max(den, 1e-300));
 }
 
-}  // namespace
-
-namespace {
 int run(int argc, char** argv) {
   std::vector<Shape> shapes;
   int reps = 10, slow_reps = 3;
@@ -414,11 +410,4 @@ int run(int argc, char** argv) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {  // a failed CUDA call (tcgemm::bench::cuda_check)
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return tcgemm::bench::guarded_main(run, argc, argv); }

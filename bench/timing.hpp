@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +20,18 @@ struct Timing {
 
 inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// main() of a benchmark program: runs `run`, and reports an exception (a failed CUDA call, cuda_check) on
+// stderr with exit status 1 instead of terminating.
+template <class Run>
+int guarded_main(Run&& run, int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }
 
 // The median of a set of times (the mean of the two middle ones for an even count).

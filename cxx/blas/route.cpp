@@ -141,9 +141,10 @@ void run_dgemm(const DgemmCall& c, const char* entry) {
   // goes to the host BLAS without touching the GPU (see cuda_context_exists).
   // The host path overlaps its copies with the products (host/pipelined_dgemm.hpp): the slower of the two
   // sets the time.
-  const double best_gpu_us =
-      std::max(bytes / (s.pinned_link_gbs * 1e3), flops / (s.gpu_tflops * 1e6)) + s.gpu_overhead_us;
-  const bool gpu_might_win = s.forced == Forced::Gpu || best_gpu_us < host_us;
+  auto gpu_time_us = [&](double link_gbs) {
+    return std::max(bytes / (link_gbs * 1e3), flops / (s.gpu_tflops * 1e6)) + s.gpu_overhead_us;
+  };
+  const bool gpu_might_win = s.forced == Forced::Gpu || gpu_time_us(s.pinned_link_gbs) < host_us;
   if (s.forced != Forced::Host && gpu_available() && (gpu_might_win || cuda_context_exists())) {
     const Memory ma = read_ab ? memory_of(c.A) : Memory::Host, mb = read_ab ? memory_of(c.B) : Memory::Host;
     const Memory mc = memory_of(c.C);
@@ -156,8 +157,7 @@ void run_dgemm(const DgemmCall& c, const char* entry) {
       std::abort();
     }
     pinned = (!read_ab || (ma == Memory::Pinned && mb == Memory::Pinned)) && mc == Memory::Pinned;
-    gpu_us = std::max(bytes / ((pinned ? s.pinned_link_gbs : s.link_gbs) * 1e3), flops / (s.gpu_tflops * 1e6)) +
-             s.gpu_overhead_us;
+    gpu_us = gpu_time_us(pinned ? s.pinned_link_gbs : s.link_gbs);
     if (all_device) route = kGpuInPlace;
     else if (s.forced == Forced::Gpu || gpu_us < host_us) route = kGpuHostArrays;
   }

@@ -260,6 +260,10 @@ TEST(HostSchedule, StridedPinnedPanelsAreTallEnough) {
   EXPECT_EQ(tcgemm::detail::plan_host_schedule(16384, 64, 131072, 24 * gib, strided).panel, 512);
   // A wide resident operand (16000 columns: tile cap 512 rows) also caps it at 4x: 2048 rows.
   EXPECT_EQ(tcgemm::detail::plan_host_schedule(40000, 16000, 1024, 24 * gib, strided).panel, 2048);
+  // op(A) resident: column panels of an untransposed B are contiguous (no minimum); of a transposed B, strided.
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(2048, 16384, 8192, 24 * gib, strided).panel, 2048);
+  strided.b_transposed = true;
+  EXPECT_EQ(tcgemm::detail::plan_host_schedule(2048, 16384, 8192, 24 * gib, strided).panel, 4096);
 }
 
 TEST(HostSchedule, ComputeBoundPinnedProductsCutTheResidentOperand) {

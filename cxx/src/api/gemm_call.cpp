@@ -2,12 +2,11 @@
 #include "api/gemm_call.hpp"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "api/dgemm_plan.hpp"
 
 #include "core/device.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/family_table.hpp"
 #include "families/common/scale_c.hpp"
@@ -30,10 +29,7 @@ tcgemm_config select_config(const DeviceContext& ctx) {
 namespace {
 // TCGEMM_PLAN_LOG set (and not "0"): every tcgemm_dgemm call prints its plan's summary to stderr.
 bool plan_log_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("TCGEMM_PLAN_LOG");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
+  static const bool enabled = env_flag("TCGEMM_PLAN_LOG");
   return enabled;
 }
 }  // namespace

@@ -11,6 +11,8 @@
 #include <system_error>
 #include <thread>
 
+#include "core/env.hpp"
+
 namespace tcgemm::detail {
 namespace {
 
@@ -117,12 +119,8 @@ class Workers {
 };
 
 int configured_workers() {
-  const char* text = std::getenv("TCGEMM_HOST_COPY_THREADS");
-  if (text && *text) {
-    char* end = nullptr;
-    const long v = std::strtol(text, &end, 10);
-    if (end && *end == '\0' && v >= 0) return int(std::min<long>(v, 64));
-  }
+  const int64_t asked = env_int("TCGEMM_HOST_COPY_THREADS", 0, INT64_MAX, -1);
+  if (asked >= 0) return int(std::min<int64_t>(asked, 64));
   const int hw = int(std::thread::hardware_concurrency());
   return std::clamp(hw / 2, 0, 8);
 }

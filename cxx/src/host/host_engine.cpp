@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include "core/env.hpp"
 #include "core/errors.hpp"
 
 namespace tcgemm::detail {
@@ -21,12 +22,7 @@ constexpr int64_t kDefaultStagingBytes = int64_t(16) << 20;
 
 int64_t staging_buffer_bytes() {
   // TCGEMM_HOST_STAGING_BYTES: bytes of each staging buffer (at least 1 MiB, a multiple of 8).
-  const char* text = std::getenv("TCGEMM_HOST_STAGING_BYTES");
-  if (!text || !*text) return kDefaultStagingBytes;
-  char* end = nullptr;
-  const long long v = std::strtoll(text, &end, 10);
-  if (!end || *end != '\0' || v < (1 << 20)) return kDefaultStagingBytes;
-  return int64_t(v) / 8 * 8;
+  return env_int("TCGEMM_HOST_STAGING_BYTES", int64_t(1) << 20, INT64_MAX, kDefaultStagingBytes) / 8 * 8;
 }
 
 struct ContextEngines {

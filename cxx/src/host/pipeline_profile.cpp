@@ -3,16 +3,14 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
+#include "core/env.hpp"
 #include "host/pipelined_dgemm.hpp"
 
 namespace tcgemm::detail {
 
 PipelineProfile::PipelineProfile() {
-  const char* text = std::getenv("TCGEMM_HOST_PROFILE");
-  on_ = text && *text && std::strcmp(text, "0") != 0;
+  on_ = env_flag("TCGEMM_HOST_PROFILE");
 }
 
 PipelineProfile::~PipelineProfile() {

@@ -2,10 +2,11 @@
 #include "host/pipelined_dgemm.hpp"
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 
 #include "api/gemm_call.hpp"
 #include "core/arguments.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "host/copy_workers.hpp"
@@ -58,12 +59,8 @@ int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 // TCGEMM_HOST_RESIDENT_BYTES (bytes, at least 1 MiB), else kResidentShare of the device's memory, but at
 // most half of what is free now (a GPU shared with other work gets smaller chunks, not an allocation failure).
 int64_t resident_budget_bytes(int64_t device_memory) {
-  const char* text = std::getenv("TCGEMM_HOST_RESIDENT_BYTES");
-  if (text && *text) {
-    char* end = nullptr;
-    const long long v = std::strtoll(text, &end, 10);
-    if (end && *end == '\0' && v >= kMiB) return int64_t(v);
-  }
+  const int64_t asked = env_int("TCGEMM_HOST_RESIDENT_BYTES", kMiB, INT64_MAX, 0);
+  if (asked) return asked;
   int64_t budget = int64_t(kResidentShare * double(device_memory));
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) budget = std::min(budget, int64_t(free_bytes / 2));
@@ -73,25 +70,11 @@ int64_t resident_budget_bytes(int64_t device_memory) {
 
 // TCGEMM_HOST_RESIDENT_CHUNKS (2..64): cut a resident operand that fits into that many double-buffered
 // chunks; 0 (unset, or anything else): the schedule's own choice.
-int forced_resident_chunks() {
-  const char* text = std::getenv("TCGEMM_HOST_RESIDENT_CHUNKS");
-  if (!text || !*text) return 0;
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  return end && *end == '\0' && v >= 2 && v <= 64 ? int(v) : 0;
-}
+int forced_resident_chunks() { return int(env_int("TCGEMM_HOST_RESIDENT_CHUNKS", 2, 64, 0)); }
 
 // TCGEMM_HOST_MIN_STRIDED_PANEL (rows, 64..65536): the least height of a streamed row panel copied by
 // strided 2D DMA; else kMinStridedPanel.
-int64_t min_strided_panel() {
-  const char* text = std::getenv("TCGEMM_HOST_MIN_STRIDED_PANEL");
-  if (text && *text) {
-    char* end = nullptr;
-    const long v = std::strtol(text, &end, 10);
-    if (end && *end == '\0' && v >= 64 && v <= 65536) return int64_t(v);
-  }
-  return kMinStridedPanel;
-}
+int64_t min_strided_panel() { return env_int("TCGEMM_HOST_MIN_STRIDED_PANEL", 64, 65536, kMinStridedPanel); }
 
 // A block of a column-major host matrix: `rows` x `cols` from `first`, leading dimension `ld` (elements).
 struct HostBlock {
@@ -232,8 +215,10 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
   w = std::min(w, std::max(kPanelQuantum, kMaxPanelBytes / 8 / k / kPanelQuantum * kPanelQuantum));
   // Strided copies of short rows run slower than the first wait and the tail of a few wide panels cost
   // (on the H100: 16384 x 2048 x 8192, pinned, 12.4 TFLOP/s with rows of 2048 doubles, 16.0 with 4096). The
-  // wider panel may take kStridedPanelGrowth x the tile and panel caps, no more.
-  if (link.min_panel > 0) {
+  // streamed panels are strided when they are row panels of op(A) (with their C tiles: op(B) resident) or
+  // column panels of a transposed B. The wider panel may take kStridedPanelGrowth x the tile and panel caps,
+  // no more.
+  if (link.min_panel > 0 && (!s.resident_a || link.b_transposed)) {
     const int64_t cap = std::min(kStridedPanelGrowth * kMaxTileBytes / 8 / s.resident_chunk,
                                  kStridedPanelGrowth * kMaxPanelBytes / 8 / k);
     w = std::max(w, std::min(round_up(link.min_panel, kPanelQuantum), cap / kPanelQuantum * kPanelQuantum));
@@ -267,9 +252,9 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   link.link_gbs = a_pinned && b_pinned && c_pinned ? kPinnedLinkGbs : 0.0;
   link.c_uploaded = p.beta != 0.0;
   link.forced_chunks = forced_resident_chunks();
-  // Strided direct copies of rows of panel x 8 bytes: row panels of op(A) and their C tiles (op(B) resident),
-  // or column panels of a transposed B (op(A) resident).
-  if (link.link_gbs > 0.0 && (p.n < p.m || tb)) link.min_panel = min_strided_panel();
+  // Pinned panels go by direct 2D copies; the plan makes the strided ones tall enough.
+  if (link.link_gbs > 0.0) link.min_panel = min_strided_panel();
+  link.b_transposed = tb;
   const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory), link);
 
   cudaError_t wait_error = cudaSuccess;

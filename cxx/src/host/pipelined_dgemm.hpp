@@ -32,9 +32,10 @@ struct HostLink {
   bool c_uploaded = true;  // beta != 0
   int forced_chunks = 0;   // > 1: that many double-buffered chunks whatever the model says
                            // (TCGEMM_HOST_RESIDENT_CHUNKS, for experiments and tests)
-  int64_t min_panel = 0;   // streamed panels at least this wide (rows of a row panel): pinned panels and C
-                           // tiles that go by strided 2D copies of rows of panel x 8 bytes, whose copy
-                           // engines lose speed on short rows (TCGEMM_HOST_MIN_STRIDED_PANEL)
+  int64_t min_panel = 0;   // strided streamed panels at least this wide: pinned panels and C tiles that go
+                           // by 2D copies of rows of panel x 8 bytes, whose copy engines lose speed on
+                           // short rows (TCGEMM_HOST_MIN_STRIDED_PANEL); 0: no minimum
+  bool b_transposed = false;  // op(B) = B^T: its column panels are strided rows of B
 };
 // resident_bytes: the most the resident operand may take on the GPU (the caller's
 // TCGEMM_HOST_RESIDENT_BYTES, or 30% of the device memory, at most half the free memory).
