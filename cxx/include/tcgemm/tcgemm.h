@@ -238,6 +238,59 @@ tcgemm_status tcgemm_release_workspace(void);
 tcgemm_status tcgemm_host_register(void* host_ptr, int64_t bytes);
 tcgemm_status tcgemm_host_unregister(void* host_ptr);
 
+/* ---- lower precisions on the WMMA tensor-core shapes (device arrays) ----------------------------------
+ * The CUDA Fortran tensor-core article's Table 1 lists, besides FP64 8x8x4, WMMA shapes for 16-bit inputs
+ * (16x16x16, 32x8x16, 8x32x16; FP16 with FP16 or FP32 accumulation, BF16 with FP32) and TF32 16x16x8 with
+ * FP32 accumulation. tcgemm_gemm_ex runs them with BLAS semantics on device arrays:
+ *   C <- alpha op(A) op(B) + beta C, column-major, any m, n, k >= 0, transa/transb 'N' or 'T' (or 'C').
+ * Inputs: A and B both TCGEMM_TYPE_F16, both TCGEMM_TYPE_BF16, or both TCGEMM_TYPE_F32 (multiplied in TF32:
+ * each input rounded to 10 mantissa bits). C: TCGEMM_TYPE_F32, TCGEMM_TYPE_F16 or TCGEMM_TYPE_BF16.
+ * compute: TCGEMM_TYPE_F32 (FP32 accumulation, every input type) or TCGEMM_TYPE_F16 (FP16 accumulation,
+ * F16 inputs only). alpha and beta are floats; beta = 0 never reads C; alpha = 0 or k = 0 never reads A or B.
+ * Accuracy: each product is exact in FP32, so the error is that of rounding the inputs (unit roundoff
+ * 2^-11 for F16 and TF32, 2^-8 for BF16), of accumulating k terms at the accumulator's roundoff, and of
+ * rounding C to its type. */
+typedef enum tcgemm_datatype {
+  TCGEMM_TYPE_F64 = 0,
+  TCGEMM_TYPE_F32 = 1,
+  TCGEMM_TYPE_F16 = 2,
+  TCGEMM_TYPE_BF16 = 3
+} tcgemm_datatype;
+typedef enum tcgemm_wmma_shape {
+  TCGEMM_WMMA_SHAPE_DEFAULT = 0, /* 16x16x16 for 16-bit inputs, 16x16x8 for TF32 */
+  TCGEMM_WMMA_16x16x16 = 1,
+  TCGEMM_WMMA_32x8x16 = 2,
+  TCGEMM_WMMA_8x32x16 = 3,
+  TCGEMM_WMMA_16x16x8 = 4 /* TF32 */
+} tcgemm_wmma_shape;
+/* The WMMA family's configuration: shape, tile and tile_k 0 mean their defaults; the paddings are taken as
+ * given (0: none, as in the article's tables); a NULL configuration means every default. A and B tiles live in dynamic shared
+ * memory as in the article's Example 6: a tile x tile_k tile of op(A) (row-major, leading dimension
+ * tile_k + pad_a elements) and a tile_k x tile tile of op(B) (column-major, tile_k + pad_b). WMMA loads need
+ * leading dimensions that are whole 16-byte units, so pad_a and pad_b must be multiples of 16 bytes of the
+ * input type (8 for F16/BF16, 4 for TF32). tile: 64 (4 warps) or 128 (16 warps), default 64; tile_k: a
+ * multiple of the shape's k between it and 256, default 32; default pads 16 bytes' worth (8 or 4 elements). */
+typedef struct tcgemm_wmma_config {
+  int32_t shape; /* tcgemm_wmma_shape */
+  int32_t tile;
+  int32_t tile_k;
+  int32_t pad_a;
+  int32_t pad_b;
+  int32_t reserved[3]; /* must be 0 */
+} tcgemm_wmma_config;
+/* config NULL: every default. Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
+ * a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported type combination
+ * and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the message says which).
+ * Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
+tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                             const void* A, int32_t a_type, int64_t lda, const void* B, int32_t b_type,
+                             int64_t ldb, float beta, void* C, int32_t c_type, int64_t ldc, int32_t compute,
+                             const tcgemm_wmma_config* config, cudaStream_t stream);
+/* The configuration tcgemm_gemm_ex would use for these input and accumulator types (every field resolved),
+ * and its dynamic shared memory per block; errors as tcgemm_gemm_ex's configuration checks. */
+tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute, const tcgemm_wmma_config* config,
+                                         tcgemm_wmma_config* resolved, int64_t* shared_memory_bytes);
+
 /* ---- small device-memory helpers (for Fortran and C callers without the CUDA headers' helpers) ---- */
 tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes);
 tcgemm_status tcgemm_free(void* device_ptr);

@@ -75,12 +75,13 @@ tcgemm_status check_extent(const ArgNamer& nm, const MatrixExtent& x) {
   int64_t elements = 0, bytes = 0;
   char subject[96];
   nm.subject(subject, sizeof subject, x.ld_pos, x.ld_name, x.ld);
-  if (!checked_mul(x.ld, x.cols, &elements) || !checked_mul(elements, int64_t(sizeof(double)), &bytes) ||
+  if (!checked_mul(x.ld, x.cols, &elements) || !checked_mul(elements, int64_t(x.elem_bytes), &bytes) ||
       bytes > TCGEMM_MAX_MATRIX_BYTES)
     return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, x.ld_pos,
-                         "%s: matrix %s (%s x %" PRId64 " columns of doubles) spans more than 2^52 bytes "
+                         "%s: matrix %s (%s x %" PRId64 " columns of %s) spans more than 2^52 bytes "
                          "(TCGEMM_MAX_MATRIX_BYTES), more than 64-bit offsets address safely or any device holds",
-                         subject, x.matrix, x.ld_name, x.cols);
+                         subject, x.matrix, x.ld_name, x.cols,
+                         x.elem_bytes == 8 ? "doubles" : x.elem_bytes == 4 ? "4-byte elements" : "2-byte elements");
   if (x.data && reinterpret_cast<uintptr_t>(x.data) > UINTPTR_MAX - uint64_t(bytes))
     return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, x.data_pos,
                          "%s: matrix %s at %p would run past the end of the address space", subject, x.matrix,

@@ -56,8 +56,9 @@ struct MatrixExtent {
   int64_t ld;
   int ld_pos;
   int64_t cols;
+  int elem_bytes = 8;  // bytes per element (doubles unless a lower-precision call says otherwise)
 };
-// The extent rule: ld x cols doubles within TCGEMM_MAX_MATRIX_BYTES, and not past the end of the address space.
+// The extent rule: ld x cols elements within TCGEMM_MAX_MATRIX_BYTES, and not past the end of the address space.
 tcgemm_status check_extent(const ArgNamer& nm, const MatrixExtent& x);
 
 constexpr int64_t kMaxBlocksPerLaunch = 2147483647;  // gridDim.x limit

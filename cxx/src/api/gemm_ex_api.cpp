@@ -1,0 +1,127 @@
+// tcgemm_gemm_ex and tcgemm_wmma_config_resolve: the lower-precision WMMA shapes on device arrays (family
+// wmma_lowp). The same order as every GEMM entry point (api/gemm_call.hpp): arguments, configuration, quick
+// return, device gate, configuration on this device, pending CUDA error, launch; nothing touches the GPU
+// before the checks pass.
+#include <cinttypes>
+#include <cstdio>
+
+#include "core/arguments.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "families/wmma_lowp/launch.hpp"
+#include "families/wmma_lowp/rules.hpp"
+
+using namespace tcgemm::detail;
+
+namespace {
+
+// tcgemm_gemm_ex's prototype: transa 1, transb 2, m 3, n 4, k 5, alpha 6, A 7, a_type 8, lda 9, B 10,
+// b_type 11, ldb 12, beta 13, C 14, c_type 15, ldc 16, compute 17, config 18, stream 19.
+constexpr ArgPositions kGemmExPositions{1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 16, 0, 0, 0, 0, 0, 0, 18, 0};
+constexpr int kGemmExConfigPosition = 18;
+
+tcgemm_status validate_lowp_problem(const LowpProblem& in, LowpProblem* out) {
+  const ArgPositions& pos = kGemmExPositions;
+  const ArgNamer nm{ArgNaming::Blas, pos};
+  GemmProblem shape;
+  shape.transa = in.transa;
+  shape.transb = in.transb;
+  shape.m = in.m;
+  shape.n = in.n;
+  shape.k = in.k;
+  TCGEMM_TRY(validate_shape(shape, ArgNaming::Blas, pos, &shape));
+  LowpProblem p = in;
+  p.transa = shape.transa;
+  p.transb = shape.transb;
+  const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
+  TCGEMM_TRY(check_ld(nm, pos.lda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
+  TCGEMM_TRY(check_ld(nm, pos.ldb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
+  TCGEMM_TRY(check_ld(nm, pos.ldc, "ldc", p.ldc, p.m, "m"));
+  const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0f;
+  if (product_read && !p.A) return nm.fail_null(pos.A, "A", "m, n, k > 0 and alpha != 0");
+  if (product_read && !p.B) return nm.fail_null(pos.B, "B", "m, n, k > 0 and alpha != 0");
+  if (p.m > 0 && p.n > 0 && !p.C) return nm.fail_null(pos.C, "C", "m, n > 0");
+  const int in_bytes = datatype_bytes(p.input_type);
+  if (product_read) {
+    TCGEMM_TRY(check_extent(nm, {"A", p.A, pos.A, "lda", p.lda, pos.lda, a_plain ? p.k : p.m, in_bytes}));
+    TCGEMM_TRY(check_extent(nm, {"B", p.B, pos.B, "ldb", p.ldb, pos.ldb, b_plain ? p.n : p.k, in_bytes}));
+  }
+  if (p.m > 0 && p.n > 0)
+    TCGEMM_TRY(check_extent(nm, {"C", p.C, pos.C, "ldc", p.ldc, pos.ldc, p.n, datatype_bytes(p.c_type)}));
+  *out = p;
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpProblem& p, const DeviceContext& ctx) {
+  const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4);
+  if (bytes > ctx.smem_optin)
+    return set_arg_error(TCGEMM_ERROR_SHARED_MEMORY, kGemmExConfigPosition,
+                         "tile=%d, tile_k=%d, pad_a=%d, pad_b=%d: family wmma_lowp needs %" PRId64
+                         " bytes of shared memory per block with %s inputs; device %d allows %" PRId64,
+                         r.tile, r.tile_k, r.pad_a, r.pad_b, bytes,
+                         p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), ctx.device,
+                         ctx.smem_optin);
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                                        const void* A, int32_t a_type, int64_t lda, const void* B, int32_t b_type,
+                                        int64_t ldb, float beta, void* C, int32_t c_type, int64_t ldc,
+                                        int32_t compute, const tcgemm_wmma_config* config, cudaStream_t stream) {
+  clear_error();
+  TCGEMM_TRY(validate_lowp_types(a_type, b_type, c_type, compute));
+  tcgemm_wmma_config resolved{};
+  TCGEMM_TRY(validate_lowp_config(config, a_type, compute, kGemmExConfigPosition, &resolved));
+  LowpProblem raw;
+  raw.transa = transa;
+  raw.transb = transb;
+  raw.m = m;
+  raw.n = n;
+  raw.k = k;
+  raw.alpha = alpha;
+  raw.beta = beta;
+  raw.A = A;
+  raw.B = B;
+  raw.C = C;
+  raw.lda = lda;
+  raw.ldb = ldb;
+  raw.ldc = ldc;
+  raw.input_type = a_type;
+  raw.c_type = c_type;
+  raw.compute = compute;
+  LowpProblem p;
+  TCGEMM_TRY(validate_lowp_problem(raw, &p));
+  // Reference-BLAS quick return: nothing to compute and C stays as it is.
+  if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
+  if ((p.alpha == 0.0f || p.k == 0) && p.beta == 1.0f) return TCGEMM_SUCCESS;
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx));
+  TCGEMM_TRY(take_pending_cuda_error());
+  return launch_wmma_lowp(p, resolved, ctx, stream);
+}
+
+extern "C" tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute,
+                                                    const tcgemm_wmma_config* config, tcgemm_wmma_config* resolved,
+                                                    int64_t* shared_memory_bytes) {
+  clear_error();
+  if (!resolved)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 4, "argument 4 (resolved) is NULL: nowhere to write");
+  // The input and accumulator rules of tcgemm_gemm_ex, blamed on this function's arguments 1 and 2.
+  const int32_t c_type = compute == TCGEMM_TYPE_F16 ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_F32;
+  if (validate_lowp_types(input_type, input_type, c_type, compute) != TCGEMM_SUCCESS) {
+    char why[512];
+    std::snprintf(why, sizeof why, "%s", tcgemm_last_error());  // set_arg_error rewrites that buffer
+    const bool compute_ok = compute == TCGEMM_TYPE_F16 || compute == TCGEMM_TYPE_F32;
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, compute_ok ? 1 : 2, "input_type=%d, compute=%d: %s",
+                         input_type, compute, why);
+  }
+  tcgemm_wmma_config r{};
+  TCGEMM_TRY(validate_lowp_config(config, input_type, compute, 3, &r));
+  *resolved = r;
+  if (shared_memory_bytes)
+    *shared_memory_bytes = lowp_smem_bytes(r, datatype_bytes(input_type), compute == TCGEMM_TYPE_F16 ? 2 : 4);
+  return TCGEMM_SUCCESS;
+}

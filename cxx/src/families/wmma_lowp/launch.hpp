@@ -1,0 +1,50 @@
+// The wmma_lowp family's problem and launcher (kernel.cu). Lower-precision calls have their own problem
+// type: GemmProblem (core/problem.hpp) holds double pointers and scalars, and the FP64 families' one
+// launcher signature stays as it is.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "core/problem.hpp"
+#include "tcgemm/tcgemm.h"
+
+namespace tcgemm::detail {
+
+// One validated tcgemm_gemm_ex call: m, n >= 1 (k may be 0, alpha may be 0: the kernel then only scales C),
+// transa/transb normalised to 'N' or 'T', types checked (validate_lowp_types).
+struct LowpProblem {
+  char transa = 'N', transb = 'N';
+  int64_t m = 0, n = 0, k = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  const void* A = nullptr;
+  const void* B = nullptr;
+  void* C = nullptr;
+  int64_t lda = 1, ldb = 1, ldc = 1;
+  int32_t input_type = TCGEMM_TYPE_F16;  // A's and B's
+  int32_t c_type = TCGEMM_TYPE_F32;
+  int32_t compute = TCGEMM_TYPE_F32;
+};
+
+// The kernel's parameter block, by value.
+struct LowpArgs {
+  const void* A;
+  const void* B;
+  void* C;
+  int64_t lda, ldb, ldc;
+  int64_t m, n, k;
+  int64_t m_tiles, total_tiles;  // tile t covers rows (t % m_tiles) * tile.., columns (t / m_tiles) * tile..
+  int64_t a_tile_bytes, b_tile_bytes;  // offsets of the B tile and of the epilogue scratch
+  float alpha, beta;
+  int32_t c_type;
+  int32_t tile_k, pad_a, pad_b;
+  bool trans_a, trans_b;
+};
+
+// Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked
+// by the caller). Returns TCGEMM_SUCCESS or a CUDA error.
+tcgemm_status launch_wmma_lowp(const LowpProblem& p, const tcgemm_wmma_config& resolved, const DeviceContext& ctx,
+                               cudaStream_t stream);
+
+}  // namespace tcgemm::detail

@@ -1,0 +1,211 @@
+// tcgemm_gemm_ex (family wmma_lowp) on the GPU against an FP64 host reference: every input type and WMMA
+// shape, both tiles, every operand form, sizes that are not multiples of any tile, paddings 0 and 16 bytes,
+// beta = 0 with a NaN-poisoned C, every C type, FP16 accumulation. Inputs are random in [-1, 1] and made
+// exactly representable in the input type on the host (TF32 excepted: float inputs are rounded by the kernel),
+// so the tolerance counts what the GPU rounds: TF32 inputs, the accumulation of k products, and C's type:
+//   |C - ref| <= 2 (2 u_in + (k + 2) u_acc) |alpha| sum_l |a_il| |b_lj| + 2 u_out |ref| + 2 (u_acc + u_out) |beta c|.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test_util.hpp"
+#include "tcgemm/tcgemm.h"
+
+namespace {
+
+struct Case {
+  char ta, tb;
+  int64_t m, n, k;
+  int32_t in, c_type, compute;
+  int32_t shape, tile, pad;
+  float alpha, beta;
+};
+
+std::string name(const Case& c) {
+  return std::string(1, c.ta) + c.tb + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+         std::to_string(c.k) + " in " + std::to_string(c.in) + " C " + std::to_string(c.c_type) + " acc " +
+         std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) +
+         " pad " + std::to_string(c.pad) + " beta " + std::to_string(c.beta);
+}
+
+int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
+double unit_roundoff(int32_t t) {
+  return t == TCGEMM_TYPE_F32 ? std::ldexp(1.0, -24) : t == TCGEMM_TYPE_F16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+}
+
+// Host storage of n elements of type t, filled from doubles (rounded to t) and read back as doubles.
+struct Typed {
+  int32_t type;
+  std::vector<unsigned char> bytes;
+  Typed(int32_t t, size_t n) : type(t), bytes((n ? n : 1) * size_t(bytes_of(t))) {}  // k = 0: A has no column
+  void set(size_t i, double v) {
+    if (type == TCGEMM_TYPE_F32) {
+      const float f = float(v);
+      std::memcpy(&bytes[i * 4], &f, 4);
+    } else if (type == TCGEMM_TYPE_F16) {
+      const __half h = __float2half_rn(float(v));
+      std::memcpy(&bytes[i * 2], &h, 2);
+    } else {
+      const __nv_bfloat16 h = __float2bfloat16_rn(float(v));
+      std::memcpy(&bytes[i * 2], &h, 2);
+    }
+  }
+  double get(size_t i) const {
+    if (type == TCGEMM_TYPE_F32) {
+      float f;
+      std::memcpy(&f, &bytes[i * 4], 4);
+      return f;
+    }
+    if (type == TCGEMM_TYPE_F16) {
+      __half h;
+      std::memcpy(&h, &bytes[i * 2], 2);
+      return __half2float(h);
+    }
+    __nv_bfloat16 h;
+    std::memcpy(&h, &bytes[i * 2], 2);
+    return __bfloat162float(h);
+  }
+};
+
+struct Device {
+  void* p = nullptr;
+  explicit Device(const Typed& h) {
+    if (cudaMalloc(&p, h.bytes.size()) == cudaSuccess)
+      (void)cudaMemcpy(p, h.bytes.data(), h.bytes.size(), cudaMemcpyHostToDevice);
+  }
+  ~Device() { cudaFree(p); }
+};
+
+::testing::AssertionResult run_case(const Case& c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const bool na = c.ta == 'N', nb = c.tb == 'N';
+  const int64_t a_rows = na ? c.m : c.k, a_cols = na ? c.k : c.m, b_rows = nb ? c.k : c.n, b_cols = nb ? c.n : c.k;
+  const int64_t lda = a_rows + 3, ldb = b_rows + 1, ldc = c.m + 2;  // odd strides, guard rows in C
+  Typed a(c.in, size_t(lda * a_cols)), b(c.in, size_t(ldb * b_cols)), c0(c.c_type, size_t(ldc * c.n));
+  for (size_t i = 0; i < size_t(lda * a_cols); ++i) a.set(i, u(rng));
+  for (size_t i = 0; i < size_t(ldb * b_cols); ++i) b.set(i, u(rng));
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i < ldc; ++i) {
+      const bool guard = i >= c.m;
+      c0.set(size_t(i + j * ldc), guard || c.beta == 0.0f ? std::nan("") : u(rng));
+    }
+  Device da(a), db(b), dc(c0);
+  if (!da.p || !db.p || !dc.p) return ::testing::AssertionFailure() << "cudaMalloc failed";
+  tcgemm_wmma_config cfg{};
+  cfg.shape = c.shape;
+  cfg.tile = c.tile;
+  cfg.pad_a = cfg.pad_b = c.pad;
+  const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.p, c.in, lda, db.p, c.in, ldb, c.beta,
+                                          dc.p, c.c_type, ldc, c.compute, &cfg, nullptr);
+  if (st != TCGEMM_SUCCESS) return ::testing::AssertionFailure() << name(c) << ": " << tcgemm_last_error();
+  if (cudaDeviceSynchronize() != cudaSuccess) return ::testing::AssertionFailure() << name(c) << ": kernel failed";
+  Typed got(c.c_type, c0.bytes.size() / size_t(bytes_of(c.c_type)));
+  (void)cudaMemcpy(got.bytes.data(), dc.p, got.bytes.size(), cudaMemcpyDeviceToHost);
+
+  const double u_in = c.in == TCGEMM_TYPE_F32 ? std::ldexp(1.0, -11) : 0.0;  // TF32 rounds float inputs
+  const double u_acc = unit_roundoff(c.compute), u_out = unit_roundoff(c.c_type);
+  int64_t bad = 0;
+  std::string first;
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i < ldc; ++i) {
+      const size_t at = size_t(i + j * ldc);
+      const double v = got.get(at);
+      if (i >= c.m) {  // guard rows: never written
+        if (!std::isnan(v) && ++bad == 1) first = "guard row written at " + std::to_string(i) + "," + std::to_string(j);
+        continue;
+      }
+      double sum = 0.0, mag = 0.0;
+      for (int64_t l = 0; l < c.k; ++l) {
+        const double x = a.get(size_t(na ? i + l * lda : l + i * lda));
+        const double y = b.get(size_t(nb ? l + j * ldb : j + l * ldb));
+        sum += x * y;
+        mag += std::fabs(x * y);
+      }
+      const double cin = c.beta == 0.0f ? 0.0 : c0.get(at);
+      const double ref = double(c.alpha) * sum + double(c.beta) * cin;
+      const double tol = 2.0 * (2.0 * u_in + double(c.k + 2) * u_acc) * std::fabs(c.alpha) * mag +
+                         2.0 * u_out * std::fabs(ref) + 2.0 * (u_acc + u_out) * std::fabs(double(c.beta) * cin) + 1e-30;
+      if (!(std::fabs(v - ref) <= tol) && ++bad == 1)
+        first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " + std::to_string(v) + " want " +
+                std::to_string(ref) + " tol " + std::to_string(tol);
+    }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << name(c) << ": " << bad << " bad elements, first " << first;
+}
+
+const char* const kForms[] = {"NN", "NT", "TN", "TT"};
+
+TEST(WmmaLowp, F16EveryShapeFormTileAndPadding) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1;
+  for (int32_t shape : {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16})
+    for (const char* f : kForms)
+      for (int32_t tile : {64, 128})
+        for (int32_t pad : {0, 8})
+          EXPECT_TRUE(run_case({f[0], f[1], 131, 77, 90, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape,
+                                tile, pad, 1.25f, -0.5f},
+                               seed++));
+}
+
+TEST(WmmaLowp, Bf16EveryShapeAndForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 100;
+  for (int32_t shape : {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16})
+    for (const char* f : kForms)
+      for (int32_t c_type : {TCGEMM_TYPE_F32, TCGEMM_TYPE_BF16})
+        EXPECT_TRUE(run_case({f[0], f[1], 70, 150, 65, TCGEMM_TYPE_BF16, c_type, TCGEMM_TYPE_F32, shape, 64, 8,
+                              -0.75f, 0.5f},
+                             seed++));
+}
+
+TEST(WmmaLowp, Tf32EveryFormTileAndPadding) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 200;
+  for (const char* f : kForms)
+    for (int32_t tile : {64, 128})
+      for (int32_t pad : {0, 4})
+        EXPECT_TRUE(run_case({f[0], f[1], 100, 129, 203, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32,
+                              TCGEMM_WMMA_16x16x8, tile, pad, 1.0f, 2.0f},
+                             seed++));
+}
+
+TEST(WmmaLowp, F16AccumulationAndF16Output) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 300;
+  for (int32_t shape : {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16})
+    for (const char* f : kForms) {
+      EXPECT_TRUE(run_case({f[0], f[1], 65, 66, 40, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, shape, 64, 8,
+                            0.5f, 0.25f},
+                           seed++));
+      EXPECT_TRUE(run_case({f[0], f[1], 65, 66, 40, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, shape, 64, 8,
+                            0.5f, 0.25f},
+                           seed++));
+    }
+}
+
+// beta = 0 never reads the NaN-poisoned C; alpha = 0 only scales C; k = 0 the same; 1 x 1 x 1 and a k that
+// is not a multiple of tile_k or of the shape's k.
+TEST(WmmaLowp, BlasEdges) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 400;
+  for (int32_t in : {TCGEMM_TYPE_F16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32}) {
+    const int32_t shape = in == TCGEMM_TYPE_F32 ? TCGEMM_WMMA_16x16x8 : TCGEMM_WMMA_16x16x16;
+    const int32_t pad = in == TCGEMM_TYPE_F32 ? 4 : 8;
+    EXPECT_TRUE(run_case({'N', 'N', 200, 70, 33, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 64, pad, 1.0f, 0.0f}, seed++));
+    EXPECT_TRUE(run_case({'T', 'N', 40, 50, 60, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 64, pad, 0.0f, -2.0f}, seed++));
+    EXPECT_TRUE(run_case({'N', 'T', 40, 50, 0, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 64, pad, 1.0f, 3.0f}, seed++));
+    EXPECT_TRUE(run_case({'N', 'N', 1, 1, 1, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 128, pad, 1.0f, 0.5f}, seed++));
+    EXPECT_TRUE(run_case({'T', 'T', 300, 260, 1001, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 128, pad, 1.0f, 0.5f}, seed++));
+  }
+}
+
+}  // namespace

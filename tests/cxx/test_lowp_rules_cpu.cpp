@@ -1,0 +1,259 @@
+// Host-side rules of tcgemm_gemm_ex and tcgemm_wmma_config_resolve (family wmma_lowp): types, shapes,
+// tiles, paddings, shared-memory math, argument checks and quick returns. Validation runs before the
+// device gate, so all of this runs for real without a GPU; host arrays stand in for device arrays and are
+// checked to be untouched.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tcgemm/tcgemm.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string last() { return tcgemm_last_error(); }
+
+// A valid F16 call (m = 4, n = 3, k = 2, F32 C); tests break one argument at a time.
+struct Ex {
+  char ta = 'N', tb = 'N';
+  int64_t m = 4, n = 3, k = 2;
+  float alpha = 1.0f, beta = 0.0f;
+  std::vector<uint16_t> a = std::vector<uint16_t>(64, 0x3c00), b = std::vector<uint16_t>(64, 0x4000);
+  std::vector<float> c = std::vector<float>(64, 7.0f);
+  const void* A = a.data();
+  const void* B = b.data();
+  void* C = c.data();
+  int32_t a_type = TCGEMM_TYPE_F16, b_type = TCGEMM_TYPE_F16, c_type = TCGEMM_TYPE_F32,
+          compute = TCGEMM_TYPE_F32;
+  int64_t lda = 4, ldb = 2, ldc = 4;
+  const tcgemm_wmma_config* config = nullptr;
+  tcgemm_status run() {
+    return tcgemm_gemm_ex(ta, tb, m, n, k, alpha, A, a_type, lda, B, b_type, ldb, beta, C, c_type, ldc, compute,
+                          config, nullptr);
+  }
+  bool c_untouched() const {
+    for (float v : c)
+      if (v != 7.0f) return false;
+    return true;
+  }
+};
+
+// Valid calls reach the device gate: NO_DEVICE here, or a real run where a GPU is present.
+bool reached_device(tcgemm_status s) { return s == TCGEMM_ERROR_NO_DEVICE || s == TCGEMM_SUCCESS; }
+
+TEST(LowpTypes, EveryLegalCombinationPassesValidation) {
+  struct Combo {
+    int32_t in, c, compute;
+  };
+  for (const Combo& t : {Combo{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
+                         Combo{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32},
+                         Combo{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
+                         Combo{TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
+                         Combo{TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
+                         Combo{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
+    Ex e;
+    e.a_type = e.b_type = t.in;
+    e.c_type = t.c;
+    e.compute = t.compute;
+    std::vector<float> big_a(64, 1.0f), big_b(64, 1.0f);
+    if (t.in == TCGEMM_TYPE_F32) e.A = big_a.data(), e.B = big_b.data();
+    EXPECT_TRUE(reached_device(e.run())) << t.in << " " << t.c << " " << t.compute << ": " << last();
+  }
+}
+
+TEST(LowpTypes, IllegalCombinationsNameTheArgument) {
+  {
+    Ex e;
+    e.a_type = TCGEMM_TYPE_F64;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 8);
+    EXPECT_THAT(last(), HasSubstr("a_type"));
+    EXPECT_THAT(last(), HasSubstr("tcgemm_dgemm"));
+  }
+  {
+    Ex e;
+    e.b_type = TCGEMM_TYPE_BF16;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 11);
+    EXPECT_THAT(last(), HasSubstr("b_type"));
+  }
+  {
+    Ex e;
+    e.c_type = 9;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 15);
+  }
+  {
+    Ex e;  // FP16 accumulation of BF16 inputs does not exist
+    e.a_type = e.b_type = TCGEMM_TYPE_BF16;
+    e.compute = TCGEMM_TYPE_F16;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 17);
+    EXPECT_THAT(last(), HasSubstr("F16 inputs only"));
+  }
+  {
+    Ex e;  // an FP16 accumulator writes an F16 C
+    e.compute = TCGEMM_TYPE_F16;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 15);
+  }
+  Ex e;
+  e.compute = TCGEMM_TYPE_BF16;
+  EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 17);
+  EXPECT_TRUE(e.c_untouched());
+}
+
+TEST(LowpConfig, DefaultsPerInputType) {
+  tcgemm_wmma_config r{};
+  int64_t smem = 0;
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, nullptr, &r, &smem), TCGEMM_SUCCESS);
+  EXPECT_EQ(r.shape, TCGEMM_WMMA_16x16x16);
+  EXPECT_EQ(r.tile, 64);
+  EXPECT_EQ(r.tile_k, 32);
+  EXPECT_EQ(r.pad_a, 8);
+  EXPECT_EQ(r.pad_b, 8);
+  // A: 64 x (32 + 8) halves = 5120 bytes, B the same, both multiples of 128; 4 warps x 16 x 16 floats.
+  EXPECT_EQ(smem, 5120 + 5120 + 4 * 16 * 16 * 4);
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, nullptr, &r, &smem), TCGEMM_SUCCESS);
+  EXPECT_EQ(r.shape, TCGEMM_WMMA_16x16x8);
+  EXPECT_EQ(r.pad_a, 4);
+  EXPECT_EQ(smem, 2 * 64 * 36 * 4 + 4 * 16 * 16 * 4);
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, nullptr, &r, &smem), TCGEMM_SUCCESS);
+  EXPECT_EQ(smem, 5120 + 5120 + 4 * 16 * 16 * 2);  // FP16 accumulator scratch
+}
+
+TEST(LowpConfig, GivenFieldsAreKeptAndPaddingZeroIsLegal) {
+  tcgemm_wmma_config c{};
+  c.shape = TCGEMM_WMMA_8x32x16;
+  c.tile = 128;
+  c.tile_k = 64;
+  c.pad_a = 0;
+  c.pad_b = 24;
+  tcgemm_wmma_config r{};
+  int64_t smem = 0;
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, &c, &r, &smem), TCGEMM_SUCCESS) << last();
+  EXPECT_EQ(r.shape, TCGEMM_WMMA_8x32x16);
+  EXPECT_EQ(r.tile, 128);
+  EXPECT_EQ(r.tile_k, 64);
+  EXPECT_EQ(r.pad_a, 0);
+  EXPECT_EQ(r.pad_b, 24);
+  EXPECT_EQ(smem, 128 * 64 * 2 + 128 * 88 * 2 + 16 * 8 * 32 * 4);
+}
+
+TEST(LowpConfig, BrokenRulesSayWhich) {
+  struct Bad {
+    int32_t in;
+    tcgemm_wmma_config c;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {TCGEMM_TYPE_F16, {9, 0, 0, 8, 8, {0, 0, 0}}, "not a tcgemm_wmma_shape"},
+      {TCGEMM_TYPE_F16, {TCGEMM_WMMA_16x16x8, 0, 0, 8, 8, {0, 0, 0}}, "F16 inputs have WMMA shapes"},
+      {TCGEMM_TYPE_F32, {TCGEMM_WMMA_16x16x16, 0, 0, 4, 4, {0, 0, 0}}, "TF32 inputs have WMMA shape 16x16x8"},
+      {TCGEMM_TYPE_F16, {0, 96, 0, 8, 8, {0, 0, 0}}, "tile=96"},
+      {TCGEMM_TYPE_F16, {0, 0, 24, 8, 8, {0, 0, 0}}, "tile_k=24: must be a multiple of the shape's k (16)"},
+      {TCGEMM_TYPE_F32, {0, 0, 260, 4, 4, {0, 0, 0}}, "tile_k=260"},
+      {TCGEMM_TYPE_F16, {0, 0, 0, 4, 8, {0, 0, 0}}, "pad_a=4: shared-memory padding must be a multiple of 8 F16"},
+      {TCGEMM_TYPE_F32, {0, 0, 0, 4, 2, {0, 0, 0}}, "pad_b=2: shared-memory padding must be a multiple of 4 TF32"},
+      {TCGEMM_TYPE_BF16, {0, 0, 0, -8, 8, {0, 0, 0}}, "pad_a=-8"},
+      {TCGEMM_TYPE_BF16, {0, 0, 0, 72, 8, {0, 0, 0}}, "pad_a=72"},
+      {TCGEMM_TYPE_F16, {0, 0, 0, 8, 8, {0, 3, 0}}, "reserved[1]=3"},
+  };
+  for (const Bad& b : bad) {
+    tcgemm_wmma_config r{};
+    EXPECT_EQ(tcgemm_wmma_config_resolve(b.in, TCGEMM_TYPE_F32, &b.c, &r, nullptr), TCGEMM_ERROR_INVALID_CONFIG)
+        << b.says;
+    EXPECT_THAT(last(), HasSubstr(b.says));
+    Ex e;  // the same rule through tcgemm_gemm_ex: argument 18, C untouched
+    std::vector<float> fa(64, 1.0f);
+    e.a_type = e.b_type = b.in;
+    if (b.in == TCGEMM_TYPE_F32) e.A = e.B = fa.data();
+    e.config = &b.c;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_CONFIG) << b.says;
+    EXPECT_EQ(tcgemm_last_error_argument(), 18);
+    EXPECT_TRUE(e.c_untouched());
+  }
+  tcgemm_wmma_config r{};
+  EXPECT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, nullptr, nullptr, nullptr),
+            TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F64, TCGEMM_TYPE_F32, nullptr, &r, nullptr),
+            TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 1);
+  EXPECT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, 7, nullptr, &r, nullptr), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 2);
+}
+
+TEST(LowpArguments, BlasRulesWithThisPrototypesPositions) {
+  {
+    Ex e;
+    e.ta = 'X';
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 1);
+  }
+  {
+    Ex e;
+    e.k = -1;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 5);
+  }
+  {
+    Ex e;
+    e.lda = 3;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 9);
+    EXPECT_THAT(last(), HasSubstr("lda"));
+  }
+  {
+    Ex e;
+    e.ldb = 1;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 12);
+  }
+  {
+    Ex e;
+    e.ldc = 2;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 16);
+  }
+  {
+    Ex e;
+    e.B = nullptr;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 10);
+  }
+  {
+    Ex e;  // B: 2 x 2^50 2-byte elements = 2^52 bytes, the limit itself: legal; C: 4 x 2^50 floats: over it
+    e.ldc = 4;
+    e.n = int64_t(1) << 50;
+    e.ldb = 2;
+    EXPECT_EQ(e.run(), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 16);
+    EXPECT_THAT(last(), HasSubstr("4-byte elements"));
+  }
+  Ex e;  // alpha = 0: A and B are not read, so NULL is fine; the call reaches the device
+  e.alpha = 0.0f;
+  e.A = e.B = nullptr;
+  e.beta = 0.5f;
+  EXPECT_TRUE(reached_device(e.run())) << last();
+}
+
+TEST(LowpArguments, QuickReturnsTouchNothing) {
+  Ex e;
+  e.m = 0;
+  EXPECT_EQ(e.run(), TCGEMM_SUCCESS);
+  e.m = 4;
+  e.k = 0;
+  e.beta = 1.0f;
+  EXPECT_EQ(e.run(), TCGEMM_SUCCESS);
+  e.k = 2;
+  e.alpha = 0.0f;
+  EXPECT_EQ(e.run(), TCGEMM_SUCCESS);
+  EXPECT_TRUE(e.c_untouched());
+}
+
+}  // namespace
