@@ -208,4 +208,80 @@ TEST(WmmaLowp, BlasEdges) {
   }
 }
 
+// tcgemm_sgemm on FP32 device arrays in every precision: the inputs are random floats, so FP16 and BF16
+// round them (u_in 2^-11 and 2^-8) as TF32 does; FP32 rounds nothing but its k additions.
+::testing::AssertionResult run_sgemm(char ta, char tb, int64_t m, int64_t n, int64_t k, int32_t precision,
+                                     float alpha, float beta, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const bool na = ta == 'N', nb = tb == 'N';
+  const int64_t lda = (na ? m : k) + 1, ldb = (nb ? k : n) + 2, ldc = m + 1;
+  std::vector<float> a(size_t(lda * (na ? k : m)) + 1), b(size_t(ldb * (nb ? n : k)) + 1), c(size_t(ldc * n));
+  for (float& v : a) v = u(rng);
+  for (float& v : b) v = u(rng);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < ldc; ++i) c[size_t(i + j * ldc)] = i >= m || beta == 0.0f ? std::nanf("") : u(rng);
+  float *da = nullptr, *db = nullptr, *dc = nullptr;
+  if (cudaMalloc(&da, a.size() * 4) != cudaSuccess || cudaMalloc(&db, b.size() * 4) != cudaSuccess ||
+      cudaMalloc(&dc, c.size() * 4) != cudaSuccess)
+    return ::testing::AssertionFailure() << "cudaMalloc failed";
+  cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
+  const tcgemm_status st = tcgemm_sgemm(ta, tb, m, n, k, alpha, da, lda, db, ldb, beta, dc, ldc, precision, nullptr);
+  std::vector<float> got(c.size());
+  const bool ran = st == TCGEMM_SUCCESS && cudaDeviceSynchronize() == cudaSuccess;
+  cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  const std::string what = std::string(1, ta) + tb + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                           std::to_string(k) + " precision " + std::to_string(precision);
+  if (!ran) return ::testing::AssertionFailure() << what << ": " << tcgemm_last_error();
+  const double u_in = precision == TCGEMM_PRECISION_BF16 ? std::ldexp(1.0, -8)
+                      : precision == TCGEMM_PRECISION_FP32 ? 0.0 : std::ldexp(1.0, -11);
+  const double u32 = std::ldexp(1.0, -24);
+  int64_t bad = 0;
+  std::string first;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < ldc; ++i) {
+      const float v = got[size_t(i + j * ldc)];
+      if (i >= m) {
+        if (!std::isnan(v) && ++bad == 1) first = "guard row written";
+        continue;
+      }
+      double sum = 0.0, mag = 0.0;
+      for (int64_t l = 0; l < k; ++l) {
+        const double x = a[size_t(na ? i + l * lda : l + i * lda)], y = b[size_t(nb ? l + j * ldb : j + l * ldb)];
+        sum += x * y;
+        mag += std::fabs(x * y);
+      }
+      const double cin = beta == 0.0f ? 0.0 : c[size_t(i + j * ldc)];
+      const double ref = double(alpha) * sum + double(beta) * cin;
+      const double tol = 2.0 * (2.0 * u_in + double(k + 2) * u32) * std::fabs(alpha) * mag + 4.0 * u32 * std::fabs(ref) +
+                         4.0 * u32 * std::fabs(double(beta) * cin) + 1e-30;
+      if (!(std::fabs(v - ref) <= tol) && ++bad == 1)
+        first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " + std::to_string(v) + " want " +
+                std::to_string(ref);
+    }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << what << ": " << bad << " bad elements, first " << first;
+}
+
+TEST(Sgemm, EveryPrecisionAndForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 500;
+  for (int32_t precision :
+       {TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16, TCGEMM_PRECISION_FP32})
+    for (const char* f : kForms) {
+      EXPECT_TRUE(run_sgemm(f[0], f[1], 97, 130, 75, precision, 1.5f, -0.5f, seed++));
+      EXPECT_TRUE(run_sgemm(f[0], f[1], 64, 64, 513, precision, 1.0f, 0.0f, seed++));
+    }
+  // alpha = 0 and k = 0 only scale C (A and B not converted or read).
+  for (int32_t precision : {TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_FP32}) {
+    EXPECT_TRUE(run_sgemm('N', 'N', 33, 17, 20, precision, 0.0f, 2.0f, seed++));
+    EXPECT_TRUE(run_sgemm('N', 'N', 33, 17, 0, precision, 1.0f, -1.0f, seed++));
+  }
+}
+
 }  // namespace

@@ -256,4 +256,26 @@ TEST(LowpArguments, QuickReturnsTouchNothing) {
   EXPECT_TRUE(e.c_untouched());
 }
 
+// tcgemm_sgemm: reference SGEMM's numbering, precision argument 14.
+TEST(Sgemm, PrecisionAndBlasArguments) {
+  std::vector<float> a(64, 1.0f), b(64, 1.0f), c(64, 7.0f);
+  auto run = [&](int32_t precision, int64_t lda) {
+    return tcgemm_sgemm('N', 'T', 4, 3, 2, 1.0f, a.data(), lda, b.data(), 3, 0.0f, c.data(), 4, precision, nullptr);
+  };
+  for (int32_t bad : {0, 5, -1}) {
+    EXPECT_EQ(run(bad, 4), TCGEMM_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tcgemm_last_error_argument(), 14);
+    EXPECT_THAT(last(), HasSubstr("precision"));
+  }
+  EXPECT_EQ(run(TCGEMM_PRECISION_TF32, 3), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 8);
+  EXPECT_THAT(last(), HasSubstr("argument 8 (lda)"));
+  for (int32_t p : {TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16, TCGEMM_PRECISION_FP32})
+    EXPECT_TRUE(reached_device(run(p, 4))) << p << ": " << last();
+  EXPECT_EQ(tcgemm_sgemm('N', 'N', 0, 3, 2, 1.0f, nullptr, 1, nullptr, 2, 0.0f, nullptr, 1, TCGEMM_PRECISION_FP16,
+                         nullptr),
+            TCGEMM_SUCCESS);  // m = 0: a quick return, nothing read
+  for (float v : c) EXPECT_EQ(v, 7.0f);
+}
+
 }  // namespace

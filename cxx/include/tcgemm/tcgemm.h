@@ -291,6 +291,23 @@ tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int64_t n, int
 tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute, const tcgemm_wmma_config* config,
                                          tcgemm_wmma_config* resolved, int64_t* shared_memory_bytes);
 
+/* FP32 arrays on the device, computed in a chosen precision (BLAS sgemm semantics and argument numbering:
+ * precision is argument 14):
+ *   TCGEMM_PRECISION_TF32: the inputs rounded to TF32 on the tensor cores (16x16x8), FP32 accumulation;
+ *   TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16: A and B converted to that type first (into workspace from
+ *     tcgemm's pool; FP16 overflows to infinity past 65504), FP32 accumulation, FP32 C;
+ *   TCGEMM_PRECISION_FP32: exact FP32 on the CUDA cores (no tensor cores: the reference to compare with).
+ * The unit roundoff of the inputs' rounding is 2^-11 for TF32 and FP16, 2^-8 for BF16. */
+typedef enum tcgemm_precision {
+  TCGEMM_PRECISION_TF32 = 1,
+  TCGEMM_PRECISION_FP16 = 2,
+  TCGEMM_PRECISION_BF16 = 3,
+  TCGEMM_PRECISION_FP32 = 4
+} tcgemm_precision;
+tcgemm_status tcgemm_sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* A,
+                           int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+                           int32_t precision, cudaStream_t stream);
+
 /* ---- small device-memory helpers (for Fortran and C callers without the CUDA headers' helpers) ---- */
 tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes);
 tcgemm_status tcgemm_free(void* device_ptr);

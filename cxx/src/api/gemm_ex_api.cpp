@@ -2,9 +2,9 @@
 // wmma_lowp). The same order as every GEMM entry point (api/gemm_call.hpp): arguments, configuration, quick
 // return, device gate, configuration on this device, pending CUDA error, launch; nothing touches the GPU
 // before the checks pass.
-#include <cinttypes>
 #include <cstdio>
 
+#include "api/lowp_call.hpp"
 #include "core/arguments.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -19,50 +19,6 @@ namespace {
 // b_type 11, ldb 12, beta 13, C 14, c_type 15, ldc 16, compute 17, config 18, stream 19.
 constexpr ArgPositions kGemmExPositions{1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 16, 0, 0, 0, 0, 0, 0, 18, 0};
 constexpr int kGemmExConfigPosition = 18;
-
-tcgemm_status validate_lowp_problem(const LowpProblem& in, LowpProblem* out) {
-  const ArgPositions& pos = kGemmExPositions;
-  const ArgNamer nm{ArgNaming::Blas, pos};
-  GemmProblem shape;
-  shape.transa = in.transa;
-  shape.transb = in.transb;
-  shape.m = in.m;
-  shape.n = in.n;
-  shape.k = in.k;
-  TCGEMM_TRY(validate_shape(shape, ArgNaming::Blas, pos, &shape));
-  LowpProblem p = in;
-  p.transa = shape.transa;
-  p.transb = shape.transb;
-  const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
-  TCGEMM_TRY(check_ld(nm, pos.lda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
-  TCGEMM_TRY(check_ld(nm, pos.ldb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
-  TCGEMM_TRY(check_ld(nm, pos.ldc, "ldc", p.ldc, p.m, "m"));
-  const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0f;
-  if (product_read && !p.A) return nm.fail_null(pos.A, "A", "m, n, k > 0 and alpha != 0");
-  if (product_read && !p.B) return nm.fail_null(pos.B, "B", "m, n, k > 0 and alpha != 0");
-  if (p.m > 0 && p.n > 0 && !p.C) return nm.fail_null(pos.C, "C", "m, n > 0");
-  const int in_bytes = datatype_bytes(p.input_type);
-  if (product_read) {
-    TCGEMM_TRY(check_extent(nm, {"A", p.A, pos.A, "lda", p.lda, pos.lda, a_plain ? p.k : p.m, in_bytes}));
-    TCGEMM_TRY(check_extent(nm, {"B", p.B, pos.B, "ldb", p.ldb, pos.ldb, b_plain ? p.n : p.k, in_bytes}));
-  }
-  if (p.m > 0 && p.n > 0)
-    TCGEMM_TRY(check_extent(nm, {"C", p.C, pos.C, "ldc", p.ldc, pos.ldc, p.n, datatype_bytes(p.c_type)}));
-  *out = p;
-  return TCGEMM_SUCCESS;
-}
-
-tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpProblem& p, const DeviceContext& ctx) {
-  const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4);
-  if (bytes > ctx.smem_optin)
-    return set_arg_error(TCGEMM_ERROR_SHARED_MEMORY, kGemmExConfigPosition,
-                         "tile=%d, tile_k=%d, pad_a=%d, pad_b=%d: family wmma_lowp needs %" PRId64
-                         " bytes of shared memory per block with %s inputs; device %d allows %" PRId64,
-                         r.tile, r.tile_k, r.pad_a, r.pad_b, bytes,
-                         p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), ctx.device,
-                         ctx.smem_optin);
-  return TCGEMM_SUCCESS;
-}
 
 }  // namespace
 
@@ -92,13 +48,11 @@ extern "C" tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int
   raw.c_type = c_type;
   raw.compute = compute;
   LowpProblem p;
-  TCGEMM_TRY(validate_lowp_problem(raw, &p));
-  // Reference-BLAS quick return: nothing to compute and C stays as it is.
-  if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
-  if ((p.alpha == 0.0f || p.k == 0) && p.beta == 1.0f) return TCGEMM_SUCCESS;
+  TCGEMM_TRY(validate_lowp_problem(raw, kGemmExPositions, &p));
+  if (lowp_quick_return(p)) return TCGEMM_SUCCESS;
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
-  TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx));
+  TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, kGemmExConfigPosition));
   TCGEMM_TRY(take_pending_cuda_error());
   return launch_wmma_lowp(p, resolved, ctx, stream);
 }

@@ -1,0 +1,101 @@
+// Exact-FP32 SGEMM on the CUDA cores (launch.hpp). A 256-thread block computes a 64 x 64 tile of C, each
+// thread a 4 x 4 grid of it spaced 16 apart (so a warp's loads from the shared tiles hit consecutive words);
+// k goes in steps of 16 through two shared tiles, op(A) as [k][row] and op(B) as [k][column], one column of
+// padding against bank conflicts on the transposing writes. Elements outside op(A) and op(B) are staged as
+// zeros; alpha = 0 reads neither A nor B; beta = 0 never reads C.
+#include "families/sgemm_simt/launch.hpp"
+
+#include "core/checked_math.hpp"
+#include "core/errors.hpp"
+
+namespace tcgemm::detail {
+namespace {
+
+constexpr int kTile = 64, kTileK = 16, kSide = 16, kPer = kTile / kSide, kThreads = kSide * kSide;
+constexpr int64_t kMaxGridX = 2147483647;
+static_assert(kPer * kSide == kTile, "sgemm_simt: each thread covers kPer x kPer elements, kSide apart");
+
+struct SimtArgs {
+  const float* A;
+  const float* B;
+  float* C;
+  int64_t lda, ldb, ldc, m, n, k, m_tiles, total_tiles;
+  float alpha, beta;
+  bool trans_a, trans_b;
+};
+
+__global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const SimtArgs p) {
+  __shared__ float a_s[kTileK][kTile + 1];
+  __shared__ float b_s[kTileK][kTile + 1];
+  const int tid = static_cast<int>(threadIdx.x), tx = tid % kSide, ty = tid / kSide;
+  const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, kTileK);
+  for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
+    const int64_t row0 = (t % p.m_tiles) * kTile, col0 = (t / p.m_tiles) * kTile;
+    float acc[kPer][kPer] = {};
+    for (int64_t s = 0; s < k_tiles; ++s) {
+      const int64_t k0 = s * kTileK;
+      __syncthreads();
+      for (int idx = tid; idx < kTile * kTileK; idx += kThreads) {
+        // op(A)(row0 + r, k0 + kk): untransposed A is contiguous along r, transposed along kk.
+        const int r = p.trans_a ? idx / kTileK : idx % kTile, kk = p.trans_a ? idx % kTileK : idx / kTile;
+        const int64_t gr = row0 + r, gk = k0 + kk;
+        a_s[kk][r] = gr < p.m && gk < p.k ? (p.trans_a ? p.A[gk + gr * p.lda] : p.A[gr + gk * p.lda]) : 0.0f;
+        // op(B)(k0 + kb, col0 + c): untransposed B is contiguous along kb, transposed along c.
+        const int kb = p.trans_b ? idx / kTile : idx % kTileK, c = p.trans_b ? idx % kTile : idx / kTileK;
+        const int64_t bk = k0 + kb, bc = col0 + c;
+        b_s[kb][c] = bk < p.k && bc < p.n ? (p.trans_b ? p.B[bc + bk * p.ldb] : p.B[bk + bc * p.ldb]) : 0.0f;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int kk = 0; kk < kTileK; ++kk) {
+        float a[kPer], b[kPer];
+#pragma unroll
+        for (int i = 0; i < kPer; ++i) a[i] = a_s[kk][ty + i * kSide];
+#pragma unroll
+        for (int j = 0; j < kPer; ++j) b[j] = b_s[kk][tx + j * kSide];
+#pragma unroll
+        for (int i = 0; i < kPer; ++i)
+#pragma unroll
+          for (int j = 0; j < kPer; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kPer; ++i)
+#pragma unroll
+      for (int j = 0; j < kPer; ++j) {
+        const int64_t r = row0 + ty + i * kSide, c = col0 + tx + j * kSide;
+        if (r < p.m && c < p.n) {
+          float* dst = p.C + r + c * p.ldc;
+          const float v = p.alpha * acc[i][j];
+          *dst = p.beta == 0.0f ? v : fmaf(p.beta, *dst, v);
+        }
+      }
+  }
+}
+
+}  // namespace
+
+tcgemm_status launch_sgemm_simt(const LowpProblem& pr, cudaStream_t stream) {
+  SimtArgs a{};
+  a.A = static_cast<const float*>(pr.A);
+  a.B = static_cast<const float*>(pr.B);
+  a.C = static_cast<float*>(pr.C);
+  a.lda = pr.lda;
+  a.ldb = pr.ldb;
+  a.ldc = pr.ldc;
+  a.m = pr.m;
+  a.n = pr.n;
+  a.k = pr.k;
+  a.alpha = pr.alpha;
+  a.beta = pr.beta;
+  a.trans_a = pr.transa == 'T';
+  a.trans_b = pr.transb == 'T';
+  a.m_tiles = ceil_div_nonneg(pr.m, kTile);
+  a.total_tiles = a.m_tiles * ceil_div_nonneg(pr.n, kTile);
+  const unsigned grid = static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
+  sgemm_simt_kernel<<<grid, kThreads, 0, stream>>>(a);
+  TCGEMM_CHECK_LAUNCH("sgemm_simt_kernel");
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace tcgemm::detail
