@@ -17,6 +17,8 @@
 #               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
 #   host-profile  where the host path's time goes: pinned link both ways at once (--duplex), strided 2D
 #               copies by row length (--strided), and per-call stream timelines (TCGEMM_HOST_PROFILE=1)
+#   lowp-bench  tcgemm-lowp-bench: tcgemm_gemm_ex (F16, BF16, TF32 on every WMMA shape) against its WMMA
+#               instruction ceilings and cublasGemmEx, n = 4096 and 8192
 #   host-threads  tcgemm_dgemm_host alone at 8192 and 16384 with 4, 8, 12 and 15 staging threads
 #               (TCGEMM_HOST_COPY_THREADS), one process each: where pageable arrays' staging saturates
 set -uo pipefail
@@ -172,6 +174,11 @@ for step in "$@"; do
       grep -E '^[0-9]' "$out/host-profile.txt" | tee -a "$summary" >/dev/null
       awk '/^tcgemm host profile:/ { key = $4 " " $5; last[key] = $0; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
            END { for (i = 1; i <= n; ++i) print last[order[i]] }' "$out/host-profile.txt" | tee -a "$summary" >/dev/null
+      ;;
+    lowp-bench)
+      "$build/bench/tcgemm-lowp-bench" --sizes 4096,8192 >"$out/lowp-bench.txt" 2>&1
+      note "-- lowp-bench: exit $?"
+      tee -a "$summary" <"$out/lowp-bench.txt" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac

@@ -1,0 +1,278 @@
+// tcgemm-lowp-bench: the lower-precision WMMA family (tcgemm_gemm_ex) against its own instruction ceiling
+// and against cuBLAS (cublasGemmEx) on the same random device data, in one process.
+//   - ceiling: a peak kernel per WMMA shape and precision (fragments in registers, niter mma_sync per warp,
+//     as the CUDA Fortran tensor-core article's dmma_peak does for FP64);
+//   - tcgemm: every shape, tiles 64 and 128, default tile_k and paddings;
+//   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
+// Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
+// event-timed runs after two warm-ups.
+//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10]
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "tcgemm/tcgemm.h"
+#include "timing.hpp"
+
+namespace {
+
+using namespace nvcuda;
+using tcgemm::bench::cuda_check;
+using tcgemm::bench::median_of;
+
+// ---- the instruction ceiling ----------------------------------------------------------------------------
+constexpr int kPeakIters = 4096, kPeakWarps = 4;
+
+template <class In, class FragT, class Acc, int M, int N, int K>
+__global__ void __launch_bounds__(kPeakWarps * 32) wmma_peak_kernel(const In* a, const In* b, Acc* c) {
+  wmma::fragment<wmma::matrix_a, M, N, K, FragT, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, M, N, K, FragT, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, M, N, K, Acc> acc[4];
+  wmma::load_matrix_sync(fa, a, K);
+  wmma::load_matrix_sync(fb, b, K);
+  for (auto& f : acc) wmma::fill_fragment(f, Acc(0.0f));
+  // Four independent accumulators keep the tensor pipe full (one chain would wait on its own latency).
+  for (int i = 0; i < kPeakIters; ++i)
+#pragma unroll
+    for (auto& f : acc) wmma::mma_sync(f, fa, fb, f);
+  const int warp = int(blockIdx.x * blockDim.x + threadIdx.x) / 32;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) wmma::store_matrix_sync(c + (size_t(warp) * 4 + j) * M * N, acc[j], M, wmma::mem_col_major);
+}
+
+template <class In, class FragT, class Acc, int M, int N, int K>
+double peak_tflops(int sms) {
+  const int blocks = sms * 8, warps = blocks * kPeakWarps;
+  In *a = nullptr, *b = nullptr;
+  Acc* c = nullptr;
+  cuda_check(cudaMalloc(&a, size_t(M) * K * sizeof(In)), "cudaMalloc");
+  cuda_check(cudaMalloc(&b, size_t(K) * N * sizeof(In)), "cudaMalloc");
+  cuda_check(cudaMalloc(&c, size_t(warps) * 4 * M * N * sizeof(Acc)), "cudaMalloc");
+  cuda_check(cudaMemset(a, 0, size_t(M) * K * sizeof(In)), "cudaMemset");
+  cuda_check(cudaMemset(b, 0, size_t(K) * N * sizeof(In)), "cudaMemset");
+  cudaEvent_t t0, t1;
+  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
+  std::vector<double> ms;
+  for (int r = 0; r < 7; ++r) {
+    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
+    wmma_peak_kernel<In, FragT, Acc, M, N, K><<<blocks, kPeakWarps * 32>>>(a, b, c);
+    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(t1), "peak kernel");
+    float x = 0;
+    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
+    if (r >= 2) ms.push_back(x);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (median_of(ms) * 1e-3) / 1e12;
+}
+
+// ---- data -----------------------------------------------------------------------------------------------
+__global__ void fill_kernel(void* p, int32_t type, int64_t n, uint64_t seed) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    uint64_t x = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    const float v = float(x >> 40) / float(1 << 24) * 2.0f - 1.0f;  // uniform in [-1, 1)
+    if (type == TCGEMM_TYPE_F16) static_cast<__half*>(p)[i] = __float2half_rn(v);
+    else if (type == TCGEMM_TYPE_BF16) static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
+    else static_cast<float*>(p)[i] = v;
+  }
+}
+
+int type_bytes(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
+cudaDataType_t cuda_type(int32_t t) {
+  return t == TCGEMM_TYPE_F16 ? CUDA_R_16F : t == TCGEMM_TYPE_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+}
+
+// C as doubles on the host (for the comparison).
+std::vector<double> fetch(const void* d, int32_t type, int64_t n) {
+  std::vector<unsigned char> raw(size_t(n) * type_bytes(type));
+  cuda_check(cudaMemcpy(raw.data(), d, raw.size(), cudaMemcpyDeviceToHost), "D2H");
+  std::vector<double> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (type == TCGEMM_TYPE_F32) out[size_t(i)] = reinterpret_cast<const float*>(raw.data())[i];
+    else if (type == TCGEMM_TYPE_F16) out[size_t(i)] = __half2float(reinterpret_cast<const __half*>(raw.data())[i]);
+    else out[size_t(i)] = __bfloat162float(reinterpret_cast<const __nv_bfloat16*>(raw.data())[i]);
+  }
+  return out;
+}
+
+template <class F>
+double median_ms(F&& f, int reps) {
+  cudaEvent_t t0, t1;
+  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
+  f();
+  f();
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
+    f();
+    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(t1), "timed run");
+    float x = 0;
+    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
+    ms.push_back(x);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  return median_of(ms);
+}
+
+struct Precision {
+  const char* name;
+  int32_t in, c, compute;
+  cublasComputeType_t cublas_compute;
+  int32_t shapes[3];
+  int shape_count;
+  double peak[3];
+};
+
+int run(int argc, char** argv) {
+  std::vector<int64_t> sizes = {8192};
+  int reps = 10;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--sizes" && i + 1 < argc) {
+      sizes.clear();
+      for (char* s = argv[++i]; *s;) {
+        sizes.push_back(std::strtoll(s, &s, 10));
+        if (*s == ',') ++s;
+      }
+    } else if (a == "--reps" && i + 1 < argc) {
+      reps = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp prop{};
+  cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  const int sms = prop.multiProcessorCount;
+  Precision precisions[] = {
+      {"f16 (f32 acc)", TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F,
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+      {"f16 (f16 acc)", TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, CUBLAS_COMPUTE_16F,
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+      {"bf16 (f32 acc)", TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F,
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+      {"tf32 (f32 acc)", TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F_FAST_TF32,
+       {TCGEMM_WMMA_16x16x8, 0, 0}, 1, {}},
+  };
+  // Ceilings, same run.
+  precisions[0].peak[0] = peak_tflops<__half, __half, float, 16, 16, 16>(sms);
+  precisions[0].peak[1] = peak_tflops<__half, __half, float, 32, 8, 16>(sms);
+  precisions[0].peak[2] = peak_tflops<__half, __half, float, 8, 32, 16>(sms);
+  precisions[1].peak[0] = peak_tflops<__half, __half, __half, 16, 16, 16>(sms);
+  precisions[1].peak[1] = peak_tflops<__half, __half, __half, 32, 8, 16>(sms);
+  precisions[1].peak[2] = peak_tflops<__half, __half, __half, 8, 32, 16>(sms);
+  precisions[2].peak[0] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 16, 16, 16>(sms);
+  precisions[2].peak[1] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 32, 8, 16>(sms);
+  precisions[2].peak[2] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 8, 32, 16>(sms);
+  precisions[3].peak[0] = peak_tflops<float, wmma::precision::tf32, float, 16, 16, 8>(sms);
+
+  cublasHandle_t h = nullptr;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "cublasCreate failed\n");
+    return 1;
+  }
+  std::printf("# device %s; median of %d event-timed runs; TFLOP/s; frac = tcgemm / WMMA ceiling of the shape; "
+              "x = tcgemm / cuBLAS; diff = ||C_tcgemm - C_cublas|| / ||C_cublas||\n",
+              prop.name, reps);
+  std::printf("%-15s %-9s %5s %6s %9s %9s %9s %6s %6s %9s\n", "precision", "shape", "tile", "n", "tcgemm", "cublas",
+              "ceiling", "frac", "x", "diff");
+  for (int64_t n : sizes) {
+    for (const Precision& pr : precisions) {
+      void *a = nullptr, *b = nullptr, *c = nullptr, *cref = nullptr;
+      const size_t in_bytes = size_t(n) * n * type_bytes(pr.in), c_bytes = size_t(n) * n * type_bytes(pr.c);
+      cuda_check(cudaMalloc(&a, in_bytes), "cudaMalloc");
+      cuda_check(cudaMalloc(&b, in_bytes), "cudaMalloc");
+      cuda_check(cudaMalloc(&c, c_bytes), "cudaMalloc");
+      cuda_check(cudaMalloc(&cref, c_bytes), "cudaMalloc");
+      fill_kernel<<<1024, 256>>>(a, pr.in, n * n, 1);
+      fill_kernel<<<1024, 256>>>(b, pr.in, n * n, 2);
+      const float alpha = 1.0f, beta = 0.0f;
+      const __half alpha_h = __float2half(1.0f), beta_h = __float2half(0.0f);
+      const bool half_scalars = pr.cublas_compute == CUBLAS_COMPUTE_16F;
+      auto cublas_run = [&] {
+        const cublasStatus_t s = cublasGemmEx(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), half_scalars ? static_cast<const void*>(&alpha_h) : &alpha,
+            a, cuda_type(pr.in), int(n), b, cuda_type(pr.in), int(n), half_scalars ? static_cast<const void*>(&beta_h) : &beta,
+            cref, cuda_type(pr.c), int(n), pr.cublas_compute, CUBLAS_GEMM_DEFAULT);
+        if (s != CUBLAS_STATUS_SUCCESS) {
+          std::fprintf(stderr, "cublasGemmEx failed (%d)\n", int(s));
+          std::exit(1);
+        }
+      };
+      const double cublas_ms = median_ms(cublas_run, reps);
+      const std::vector<double> ref = fetch(cref, pr.c, n * n);
+      const double flops = 2.0 * double(n) * n * n;
+      for (int si = 0; si < pr.shape_count; ++si)
+        for (int tile : {64, 128}) {
+          tcgemm_wmma_config cfg{};
+          tcgemm_wmma_config resolved{};
+          cfg.shape = pr.shapes[si];
+          cfg.tile = tile;
+          if (tcgemm_wmma_config_resolve(pr.in, pr.compute, &cfg, &resolved, nullptr) != TCGEMM_SUCCESS) continue;
+          cfg = resolved;
+          cfg.pad_a = cfg.pad_b = pr.in == TCGEMM_TYPE_F32 ? 4 : 8;
+          auto tc_run = [&] {
+            const tcgemm_status s = tcgemm_gemm_ex('N', 'N', n, n, n, 1.0f, a, pr.in, n, b, pr.in, n, 0.0f, c, pr.c, n,
+                                                   pr.compute, &cfg, nullptr);
+            if (s != TCGEMM_SUCCESS) {
+              std::fprintf(stderr, "tcgemm_gemm_ex: %s\n", tcgemm_last_error());
+              std::exit(1);
+            }
+          };
+          const double ms = median_ms(tc_run, reps);
+          const std::vector<double> got = fetch(c, pr.c, n * n);
+          double num = 0, den = 0;
+          for (size_t i = 0; i < got.size(); ++i) {
+            num += (got[i] - ref[i]) * (got[i] - ref[i]);
+            den += ref[i] * ref[i];
+          }
+          const tcgemm_wmma_config shown = cfg;
+          const int dims[5][3] = {{0, 0, 0}, {16, 16, 16}, {32, 8, 16}, {8, 32, 16}, {16, 16, 8}};
+          char shape[16];
+          std::snprintf(shape, sizeof shape, "%dx%dx%d", dims[shown.shape][0], dims[shown.shape][1], dims[shown.shape][2]);
+          const double tf = flops / (ms * 1e-3) / 1e12, cb = flops / (cublas_ms * 1e-3) / 1e12;
+          std::printf("%-15s %-9s %5d %6lld %9.1f %9.1f %9.1f %6.2f %6.2f %9.1e\n", pr.name, shape, tile,
+                      static_cast<long long>(n), tf, cb, pr.peak[si], tf / pr.peak[si], tf / cb,
+                      std::sqrt(num / (den > 0 ? den : 1.0)));
+          std::fflush(stdout);
+        }
+      cudaFree(a);
+      cudaFree(b);
+      cudaFree(c);
+      cudaFree(cref);
+    }
+  }
+  cublasDestroy(h);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tcgemm-lowp-bench: %s\n", e.what());
+    return 1;
+  }
+}
