@@ -20,7 +20,7 @@
 !>   tcgemm_status return                        -> integer(c_int) function result (a C enum)
 !>   const char* return                          -> type(c_ptr); module tcgemm converts it
 module tcgemm_c
-  use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_int64_t, c_double, c_char, &
+  use, intrinsic :: iso_c_binding, only: c_int, c_int32_t, c_int64_t, c_double, c_float, c_char, &
                                          c_ptr, c_size_t
   implicit none
   private
@@ -55,6 +55,32 @@ module tcgemm_c
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SHARED_AB = 7
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SM90_MMA = 8
   integer(c_int32_t), parameter, public :: TCGEMM_FAMILY_SKINNY = 9
+
+  ! ---- lower precisions: enum tcgemm_datatype, tcgemm_wmma_shape, tcgemm_precision (int32_t arguments) --
+  integer(c_int32_t), parameter, public :: TCGEMM_TYPE_F64 = 0
+  integer(c_int32_t), parameter, public :: TCGEMM_TYPE_F32 = 1
+  integer(c_int32_t), parameter, public :: TCGEMM_TYPE_F16 = 2
+  integer(c_int32_t), parameter, public :: TCGEMM_TYPE_BF16 = 3
+  integer(c_int32_t), parameter, public :: TCGEMM_WMMA_SHAPE_DEFAULT = 0
+  integer(c_int32_t), parameter, public :: TCGEMM_WMMA_16x16x16 = 1
+  integer(c_int32_t), parameter, public :: TCGEMM_WMMA_32x8x16 = 2
+  integer(c_int32_t), parameter, public :: TCGEMM_WMMA_8x32x16 = 3
+  integer(c_int32_t), parameter, public :: TCGEMM_WMMA_16x16x8 = 4
+  integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_TF32 = 1
+  integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_FP16 = 2
+  integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_BF16 = 3
+  integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_FP32 = 4
+
+  !> struct tcgemm_wmma_config (tcgemm_gemm_ex): shape, tile and tile_k 0 mean their defaults; the
+  !> paddings (elements, whole 16-byte units) are taken as given; reserved must stay 0.
+  type, bind(C), public :: tcgemm_wmma_config
+    integer(c_int32_t) :: shape = TCGEMM_WMMA_SHAPE_DEFAULT
+    integer(c_int32_t) :: tile = 0
+    integer(c_int32_t) :: tile_k = 0
+    integer(c_int32_t) :: pad_a = 0
+    integer(c_int32_t) :: pad_b = 0
+    integer(c_int32_t) :: reserved(3) = 0
+  end type tcgemm_wmma_config
 
   !> Length of tcgemm_device_info%name (char name[256] in C).
   integer, parameter, public :: TCGEMM_DEVICE_NAME_LEN = 256
@@ -117,6 +143,7 @@ module tcgemm_c
   public :: c_tcgemm_dmma_shared_ab
   public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
+  public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
   public :: c_tcgemm_synchronize
@@ -357,6 +384,57 @@ module tcgemm_c
     end function c_tcgemm_dgemm_plan
 
     ! Host arrays by reference: the C side copies them to its per-thread device workspace.
+    ! ---- lower precisions on device arrays (a, b, c: device addresses) --------------------------
+    function c_tcgemm_gemm_ex(transa, transb, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c, &
+        c_type, ldc, compute, config, stream) result(status) bind(C, name="tcgemm_gemm_ex")
+      import :: c_int, c_int32_t, c_int64_t, c_float, c_char, c_ptr
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_float), value :: alpha
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: a_type
+      integer(c_int64_t), value :: lda
+      type(c_ptr), value :: b
+      integer(c_int32_t), value :: b_type
+      integer(c_int64_t), value :: ldb
+      real(c_float), value :: beta
+      type(c_ptr), value :: c
+      integer(c_int32_t), value :: c_type
+      integer(c_int64_t), value :: ldc
+      integer(c_int32_t), value :: compute
+      type(c_ptr), value :: config  ! c_loc of a tcgemm_wmma_config, or c_null_ptr for the defaults
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_gemm_ex
+
+    function c_tcgemm_wmma_config_resolve(input_type, compute, config, resolved, shared_memory_bytes) &
+        result(status) bind(C, name="tcgemm_wmma_config_resolve")
+      import :: c_int, c_int32_t, c_int64_t, c_ptr, tcgemm_wmma_config
+      integer(c_int32_t), value :: input_type, compute
+      type(c_ptr), value :: config  ! c_loc of a tcgemm_wmma_config, or c_null_ptr for the defaults
+      type(tcgemm_wmma_config), intent(out) :: resolved
+      integer(c_int64_t), intent(out) :: shared_memory_bytes
+      integer(c_int) :: status
+    end function c_tcgemm_wmma_config_resolve
+
+    function c_tcgemm_sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, precision, &
+        stream) result(status) bind(C, name="tcgemm_sgemm")
+      import :: c_int, c_int32_t, c_int64_t, c_float, c_char, c_ptr
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_float), value :: alpha
+      type(c_ptr), value :: a
+      integer(c_int64_t), value :: lda
+      type(c_ptr), value :: b
+      integer(c_int64_t), value :: ldb
+      real(c_float), value :: beta
+      type(c_ptr), value :: c
+      integer(c_int64_t), value :: ldc
+      integer(c_int32_t), value :: precision
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_sgemm
+
     function c_tcgemm_dgemm_host(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) &
         result(status) bind(C, name="tcgemm_dgemm_host")
       import :: c_int, c_int64_t, c_double, c_char

@@ -31,11 +31,12 @@ C_SCALARS = {
     "int64_t": ("integer", "c_int64_t"),
     "int32_t": ("integer", "c_int32_t"),
     "double": ("real", "c_double"),
+    "float": ("real", "c_float"),
     "char": ("character", "c_char"),
     "cudaStream_t": ("type", "c_ptr"),
     "tcgemm_status": ("integer", "c_int"),
 }
-C_STRUCTS = ("tcgemm_config", "tcgemm_device_info", "tcgemm_plan")
+C_STRUCTS = ("tcgemm_config", "tcgemm_device_info", "tcgemm_plan", "tcgemm_wmma_config")
 
 
 def strip_c_comments(text):
@@ -107,10 +108,11 @@ def expected_argument(param):
         # an out-argument receiving a stream handle: type(c_ptr) by reference
         return [("type", "c_ptr", False, {"out", "inout", None})]
     if depth == 1 and base in C_STRUCTS:
-        return [("type", base, False, pointee_intent)]
-    if depth == 1 and base == "double":
+        # the derived type by reference, or (where C takes NULL for "defaults") its address by value
+        return [("type", base, False, pointee_intent), ("type", "c_ptr", True, None)]
+    if depth == 1 and base in ("double", "float"):
         # a device pointer (type(c_ptr), value) or a host array by reference
-        return [("type", "c_ptr", True, None), ("real", "c_double", False, pointee_intent)]
+        return [("type", "c_ptr", True, None), (C_SCALARS[base][0], C_SCALARS[base][1], False, pointee_intent)]
     if depth == 1 and base in ("int64_t", "int32_t"):
         return [(C_SCALARS[base][0], C_SCALARS[base][1], False, pointee_intent)]
     raise SystemExit(f"no Fortran mapping for C parameter '{param}'")
@@ -310,11 +312,13 @@ def compare(prototypes, c_constants, structs, interfaces, f_constants, f_types, 
         for name in sorted(set(prototypes) - exported):
             errors.append(f"{name}: declared in the header but not exported by the library")
 
+    # Fortran names are case-insensitive (TCGEMM_WMMA_16x16x16 may be spelled with either x).
+    f_upper = {k.upper(): v for k, v in f_constants.items()}
     for name, value in sorted(c_constants.items()):
-        if name not in f_constants:
+        if name.upper() not in f_upper:
             errors.append(f"constant {name} = {value} is not mirrored in the Fortran module")
-        elif f_constants[name] != value:
-            errors.append(f"constant {name} is {value} in C but {f_constants[name]} in Fortran")
+        elif f_upper[name.upper()] != value:
+            errors.append(f"constant {name} is {value} in C but {f_upper[name.upper()]} in Fortran")
 
     for struct, members in sorted(structs.items()):
         components = f_types.get(struct)
