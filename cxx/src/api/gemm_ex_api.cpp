@@ -30,23 +30,8 @@ extern "C" tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int
   TCGEMM_TRY(validate_lowp_types(a_type, b_type, c_type, compute));
   tcgemm_wmma_config resolved{};
   TCGEMM_TRY(validate_lowp_config(config, a_type, compute, kGemmExConfigPosition, &resolved));
-  LowpProblem raw;
-  raw.transa = transa;
-  raw.transb = transb;
-  raw.m = m;
-  raw.n = n;
-  raw.k = k;
-  raw.alpha = alpha;
-  raw.beta = beta;
-  raw.A = A;
-  raw.B = B;
-  raw.C = C;
-  raw.lda = lda;
-  raw.ldb = ldb;
-  raw.ldc = ldc;
-  raw.input_type = a_type;
-  raw.c_type = c_type;
-  raw.compute = compute;
+  const LowpProblem raw =
+      lowp_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, a_type, c_type, compute);
   LowpProblem p;
   TCGEMM_TRY(validate_lowp_problem(raw, kGemmExPositions, &p));
   if (lowp_quick_return(p)) return TCGEMM_SUCCESS;

@@ -20,23 +20,9 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
   LowpProblem p = in;
   p.transa = shape.transa;
   p.transb = shape.transb;
-  const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
-  TCGEMM_TRY(check_ld(nm, pos.lda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
-  TCGEMM_TRY(check_ld(nm, pos.ldb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
-  TCGEMM_TRY(check_ld(nm, pos.ldc, "ldc", p.ldc, p.m, "m"));
-  // As in BLAS: A and B only matter when they are read (alpha != 0 and a non-empty product), C when it has
-  // elements.
-  const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0f;
-  if (product_read && !p.A) return nm.fail_null(pos.A, "A", "m, n, k > 0 and alpha != 0");
-  if (product_read && !p.B) return nm.fail_null(pos.B, "B", "m, n, k > 0 and alpha != 0");
-  if (p.m > 0 && p.n > 0 && !p.C) return nm.fail_null(pos.C, "C", "m, n > 0");
-  const int in_bytes = datatype_bytes(p.input_type);
-  if (product_read) {
-    TCGEMM_TRY(check_extent(nm, {"A", p.A, pos.A, "lda", p.lda, pos.lda, a_plain ? p.k : p.m, in_bytes}));
-    TCGEMM_TRY(check_extent(nm, {"B", p.B, pos.B, "ldb", p.ldb, pos.ldb, b_plain ? p.n : p.k, in_bytes}));
-  }
-  if (p.m > 0 && p.n > 0)
-    TCGEMM_TRY(check_extent(nm, {"C", p.C, pos.C, "ldc", p.ldc, pos.ldc, p.n, datatype_bytes(p.c_type)}));
+  TCGEMM_TRY(validate_operand_layout({p.transa, p.transb, p.m, p.n, p.k, p.A, p.lda, p.B, p.ldb, p.C, p.ldc,
+                                      p.alpha != 0.0f, datatype_bytes(p.input_type), datatype_bytes(p.c_type)},
+                                     nm, pos));
   *out = p;
   return TCGEMM_SUCCESS;
 }

@@ -29,28 +29,16 @@ extern "C" tcgemm_status tcgemm_sgemm(char transa, char transb, int64_t m, int64
                                       const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
                                       int64_t ldc, int32_t precision, cudaStream_t stream) {
   clear_error();
+  const LowpProblem raw = lowp_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, TCGEMM_TYPE_F32,
+                                        TCGEMM_TYPE_F32, TCGEMM_TYPE_F32);
+  LowpProblem p;
+  TCGEMM_TRY(validate_lowp_problem(raw, kBlasPositions, &p));
+  // Checked after reference SGEMM's 13 arguments, as the 14th.
   if (precision < TCGEMM_PRECISION_TF32 || precision > TCGEMM_PRECISION_FP32)
     return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kPrecisionPosition,
                          "argument 14 (precision) = %d: must be TCGEMM_PRECISION_TF32 (1), TCGEMM_PRECISION_FP16 (2), "
                          "TCGEMM_PRECISION_BF16 (3) or TCGEMM_PRECISION_FP32 (4)",
                          precision);
-  LowpProblem raw;
-  raw.transa = transa;
-  raw.transb = transb;
-  raw.m = m;
-  raw.n = n;
-  raw.k = k;
-  raw.alpha = alpha;
-  raw.beta = beta;
-  raw.A = A;
-  raw.B = B;
-  raw.C = C;
-  raw.lda = lda;
-  raw.ldb = ldb;
-  raw.ldc = ldc;
-  raw.input_type = raw.c_type = raw.compute = TCGEMM_TYPE_F32;
-  LowpProblem p;
-  TCGEMM_TRY(validate_lowp_problem(raw, kBlasPositions, &p));
   if (lowp_quick_return(p)) return TCGEMM_SUCCESS;
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));

@@ -111,26 +111,32 @@ tcgemm_status validate_shape(const GemmProblem& in, ArgNaming naming, const ArgP
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out) {
-  const ArgNamer nm{naming, pos};
-  GemmProblem p;
-  TCGEMM_TRY(validate_shape(in, naming, pos, &p));
+tcgemm_status validate_operand_layout(const OperandLayout& x, const ArgNamer& nm, const ArgPositions& pos) {
   // op(A) is m x k, so A as stored has m rows ('N') or k rows ('T'); likewise B has k or n rows.
-  const bool a_plain = p.transa == 'N', b_plain = p.transb == 'N';
-  TCGEMM_TRY(check_ld(nm, pos.lda, "lda", p.lda, a_plain ? p.m : p.k, a_plain ? "m" : "k"));
-  TCGEMM_TRY(check_ld(nm, pos.ldb, "ldb", p.ldb, b_plain ? p.k : p.n, b_plain ? "k" : "n"));
-  TCGEMM_TRY(check_ld(nm, pos.ldc, "ldc", p.ldc, p.m, "m"));
+  const bool a_plain = x.transa == 'N', b_plain = x.transb == 'N';
+  TCGEMM_TRY(check_ld(nm, pos.lda, "lda", x.lda, a_plain ? x.m : x.k, a_plain ? "m" : "k"));
+  TCGEMM_TRY(check_ld(nm, pos.ldb, "ldb", x.ldb, b_plain ? x.k : x.n, b_plain ? "k" : "n"));
+  TCGEMM_TRY(check_ld(nm, pos.ldc, "ldc", x.ldc, x.m, "m"));
   // Pointers and extents only matter where they will be dereferenced: A and B when alpha != 0 and the
   // product is non-empty, C whenever it has elements.
-  const bool product_read = p.m > 0 && p.n > 0 && p.k > 0 && p.alpha != 0.0;
-  if (product_read && !p.A) return nm.fail_null(pos.A, "A", "m, n, k > 0 and alpha != 0");
-  if (product_read && !p.B) return nm.fail_null(pos.B, "B", "m, n, k > 0 and alpha != 0");
-  if (p.m > 0 && p.n > 0 && !p.C) return nm.fail_null(pos.C, "C", "m, n > 0");
+  const bool product_read = x.m > 0 && x.n > 0 && x.k > 0 && x.alpha_nonzero;
+  if (product_read && !x.A) return nm.fail_null(pos.A, "A", "m, n, k > 0 and alpha != 0");
+  if (product_read && !x.B) return nm.fail_null(pos.B, "B", "m, n, k > 0 and alpha != 0");
+  if (x.m > 0 && x.n > 0 && !x.C) return nm.fail_null(pos.C, "C", "m, n > 0");
   if (product_read) {
-    TCGEMM_TRY(check_extent(nm, {"A", p.A, pos.A, "lda", p.lda, pos.lda, a_plain ? p.k : p.m}));
-    TCGEMM_TRY(check_extent(nm, {"B", p.B, pos.B, "ldb", p.ldb, pos.ldb, b_plain ? p.n : p.k}));
+    TCGEMM_TRY(check_extent(nm, {"A", x.A, pos.A, "lda", x.lda, pos.lda, a_plain ? x.k : x.m, x.ab_bytes}));
+    TCGEMM_TRY(check_extent(nm, {"B", x.B, pos.B, "ldb", x.ldb, pos.ldb, b_plain ? x.n : x.k, x.ab_bytes}));
   }
-  if (p.m > 0 && p.n > 0) TCGEMM_TRY(check_extent(nm, {"C", p.C, pos.C, "ldc", p.ldc, pos.ldc, p.n}));
+  if (x.m > 0 && x.n > 0) TCGEMM_TRY(check_extent(nm, {"C", x.C, pos.C, "ldc", x.ldc, pos.ldc, x.n, x.c_bytes}));
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status validate_problem(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out) {
+  GemmProblem p;
+  TCGEMM_TRY(validate_shape(in, naming, pos, &p));
+  TCGEMM_TRY(validate_operand_layout({p.transa, p.transb, p.m, p.n, p.k, p.A, p.lda, p.B, p.ldb, p.C, p.ldc,
+                                      p.alpha != 0.0, 8, 8},
+                                     ArgNamer{naming, pos}, pos));
   *out = p;
   return TCGEMM_SUCCESS;
 }

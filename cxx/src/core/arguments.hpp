@@ -65,6 +65,23 @@ constexpr int64_t kMaxBlocksPerLaunch = 2147483647;  // gridDim.x limit
 tcgemm_status fail_grid(const ArgNamer& nm, int position, const char* name, int64_t value, int64_t blocks,
                         int tile_m, int tile_n, const char* family);
 
+// The leading dimensions, pointers and extents of a call whose trans flags are normalised and whose sizes are
+// >= 0, for any element sizes (validate_problem's doubles, the lower-precision calls' 2- and 4-byte types).
+// A and B matter only when read (m, n, k > 0 and alpha != 0), C whenever it has elements.
+struct OperandLayout {
+  char transa, transb;
+  int64_t m, n, k;
+  const void* A;
+  int64_t lda;
+  const void* B;
+  int64_t ldb;
+  const void* C;
+  int64_t ldc;
+  bool alpha_nonzero;
+  int ab_bytes, c_bytes;  // bytes per element of A and B, and of C
+};
+tcgemm_status validate_operand_layout(const OperandLayout& x, const ArgNamer& nm, const ArgPositions& pos);
+
 // The first part of validate_problem: trans flags (normalised to 'N' or 'T' in *out) and m, n, k >= 0.
 tcgemm_status validate_shape(const GemmProblem& in, ArgNaming naming, const ArgPositions& pos, GemmProblem* out);
 // Checks trans flags, sizes, leading dimensions, pointers and the addressable extent of every matrix the

@@ -15,16 +15,11 @@ constexpr int kTile = 64, kTileK = 16, kSide = 16, kPer = kTile / kSide, kThread
 constexpr int64_t kMaxGridX = 2147483647;
 static_assert(kPer * kSide == kTile, "sgemm_simt: each thread covers kPer x kPer elements, kSide apart");
 
-struct SimtArgs {
-  const float* A;
-  const float* B;
-  float* C;
-  int64_t lda, ldb, ldc, m, n, k, m_tiles, total_tiles;
-  float alpha, beta;
-  bool trans_a, trans_b;
-};
 
-__global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const SimtArgs p) {
+__global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const LowpArgs p) {
+  const float* A = static_cast<const float*>(p.A);
+  const float* B = static_cast<const float*>(p.B);
+  float* C = static_cast<float*>(p.C);
   __shared__ float a_s[kTileK][kTile + 1];
   __shared__ float b_s[kTileK][kTile + 1];
   const int tid = static_cast<int>(threadIdx.x), tx = tid % kSide, ty = tid / kSide;
@@ -39,11 +34,11 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const SimtArgs p) 
         // op(A)(row0 + r, k0 + kk): untransposed A is contiguous along r, transposed along kk.
         const int r = p.trans_a ? idx / kTileK : idx % kTile, kk = p.trans_a ? idx % kTileK : idx / kTile;
         const int64_t gr = row0 + r, gk = k0 + kk;
-        a_s[kk][r] = gr < p.m && gk < p.k ? (p.trans_a ? p.A[gk + gr * p.lda] : p.A[gr + gk * p.lda]) : 0.0f;
+        a_s[kk][r] = gr < p.m && gk < p.k ? (p.trans_a ? A[gk + gr * p.lda] : A[gr + gk * p.lda]) : 0.0f;
         // op(B)(k0 + kb, col0 + c): untransposed B is contiguous along kb, transposed along c.
         const int kb = p.trans_b ? idx / kTile : idx % kTileK, c = p.trans_b ? idx % kTile : idx / kTileK;
         const int64_t bk = k0 + kb, bc = col0 + c;
-        b_s[kb][c] = bk < p.k && bc < p.n ? (p.trans_b ? p.B[bc + bk * p.ldb] : p.B[bk + bc * p.ldb]) : 0.0f;
+        b_s[kb][c] = bk < p.k && bc < p.n ? (p.trans_b ? B[bc + bk * p.ldb] : B[bk + bc * p.ldb]) : 0.0f;
       }
       __syncthreads();
 #pragma unroll
@@ -65,7 +60,7 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const SimtArgs p) 
       for (int j = 0; j < kPer; ++j) {
         const int64_t r = row0 + ty + i * kSide, c = col0 + tx + j * kSide;
         if (r < p.m && c < p.n) {
-          float* dst = p.C + r + c * p.ldc;
+          float* dst = C + r + c * p.ldc;
           const float v = p.alpha * acc[i][j];
           *dst = p.beta == 0.0f ? v : fmaf(p.beta, *dst, v);
         }
@@ -76,22 +71,7 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const SimtArgs p) 
 }  // namespace
 
 tcgemm_status launch_sgemm_simt(const LowpProblem& pr, cudaStream_t stream) {
-  SimtArgs a{};
-  a.A = static_cast<const float*>(pr.A);
-  a.B = static_cast<const float*>(pr.B);
-  a.C = static_cast<float*>(pr.C);
-  a.lda = pr.lda;
-  a.ldb = pr.ldb;
-  a.ldc = pr.ldc;
-  a.m = pr.m;
-  a.n = pr.n;
-  a.k = pr.k;
-  a.alpha = pr.alpha;
-  a.beta = pr.beta;
-  a.trans_a = pr.transa == 'T';
-  a.trans_b = pr.transb == 'T';
-  a.m_tiles = ceil_div_nonneg(pr.m, kTile);
-  a.total_tiles = a.m_tiles * ceil_div_nonneg(pr.n, kTile);
+  const LowpArgs a = lowp_kernel_args(pr, kTile);
   const unsigned grid = static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
   sgemm_simt_kernel<<<grid, kThreads, 0, stream>>>(a);
   TCGEMM_CHECK_LAUNCH("sgemm_simt_kernel");

@@ -237,29 +237,13 @@ tcgemm_status launch_shape16(const LowpArgs& args, const tcgemm_wmma_config& r, 
 
 tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,
                                cudaStream_t stream) {
-  LowpArgs a{};
-  a.A = pr.A;
-  a.B = pr.B;
-  a.C = pr.C;
-  a.lda = pr.lda;
-  a.ldb = pr.ldb;
-  a.ldc = pr.ldc;
-  a.m = pr.m;
-  a.n = pr.n;
-  a.k = pr.k;
-  a.alpha = pr.alpha;
-  a.beta = pr.beta;
-  a.c_type = pr.c_type;
-  a.trans_a = pr.transa == 'T';
-  a.trans_b = pr.transb == 'T';
+  LowpArgs a = lowp_kernel_args(pr, r.tile);
   a.tile_k = r.tile_k;
   a.pad_a = r.pad_a;
   a.pad_b = r.pad_b;
   const int in_bytes = datatype_bytes(pr.input_type);
   a.a_tile_bytes = lowp_a_tile_bytes(r, in_bytes);
   a.b_tile_bytes = lowp_b_tile_bytes(r, in_bytes);
-  a.m_tiles = ceil_div_nonneg(pr.m, r.tile);
-  a.total_tiles = a.m_tiles * ceil_div_nonneg(pr.n, r.tile);
   const int64_t smem = lowp_smem_bytes(r, in_bytes, pr.compute == TCGEMM_TYPE_F16 ? 2 : 4);
   switch (pr.input_type) {
     case TCGEMM_TYPE_F16:

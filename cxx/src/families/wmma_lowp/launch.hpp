@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/checked_math.hpp"
 #include "core/problem.hpp"
 #include "tcgemm/tcgemm.h"
 
@@ -41,6 +42,53 @@ struct LowpArgs {
   int32_t tile_k, pad_a, pad_b;
   bool trans_a, trans_b;
 };
+
+// The problem of a call, argument for argument (unvalidated).
+inline LowpProblem lowp_problem(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const void* A,
+                                int64_t lda, const void* B, int64_t ldb, float beta, void* C, int64_t ldc,
+                                int32_t input_type, int32_t c_type, int32_t compute) {
+  LowpProblem p;
+  p.transa = transa;
+  p.transb = transb;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.A = A;
+  p.B = B;
+  p.C = C;
+  p.lda = lda;
+  p.ldb = ldb;
+  p.ldc = ldc;
+  p.input_type = input_type;
+  p.c_type = c_type;
+  p.compute = compute;
+  return p;
+}
+
+// The parameter fields every lower-precision kernel reads (wmma_lowp's, and the exact-FP32 kernel's), for
+// square C tiles of `tile`; the family's own fields (tile_k, paddings, tile offsets) stay 0.
+inline LowpArgs lowp_kernel_args(const LowpProblem& p, int64_t tile) {
+  LowpArgs a{};
+  a.A = p.A;
+  a.B = p.B;
+  a.C = p.C;
+  a.lda = p.lda;
+  a.ldb = p.ldb;
+  a.ldc = p.ldc;
+  a.m = p.m;
+  a.n = p.n;
+  a.k = p.k;
+  a.alpha = p.alpha;
+  a.beta = p.beta;
+  a.c_type = p.c_type;
+  a.trans_a = p.transa == 'T';
+  a.trans_b = p.transb == 'T';
+  a.m_tiles = ceil_div_nonneg(p.m, tile);
+  a.total_tiles = a.m_tiles * ceil_div_nonneg(p.n, tile);
+  return a;
+}
 
 // Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked
 // by the caller). Returns TCGEMM_SUCCESS or a CUDA error.
