@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
@@ -28,6 +29,25 @@ namespace {
 using namespace nvcuda;
 using tcgemm::bench::cuda_check;
 using tcgemm::bench::median_of;
+
+// ---- data -----------------------------------------------------------------------------------------------
+__global__ void fill_kernel(void* p, int32_t type, int64_t n, uint64_t seed) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    uint64_t x = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    const float v = float(x >> 40) / float(1 << 24) * 2.0f - 1.0f;  // uniform in [-1, 1)
+    if (type == TCGEMM_TYPE_F16) static_cast<__half*>(p)[i] = __float2half_rn(v);
+    else if (type == TCGEMM_TYPE_BF16) static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
+    else static_cast<float*>(p)[i] = v;
+  }
+}
+
+template <class In>
+constexpr int32_t input_type_of() {
+  return sizeof(In) == 4 ? TCGEMM_TYPE_F32 : std::is_same<In, __half>::value ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_BF16;
+}
 
 // ---- the instruction ceiling ----------------------------------------------------------------------------
 constexpr int kPeakIters = 4096, kPeakWarps = 4;
@@ -57,8 +77,10 @@ double peak_tflops(int sms) {
   cuda_check(cudaMalloc(&a, size_t(M) * K * sizeof(In)), "cudaMalloc");
   cuda_check(cudaMalloc(&b, size_t(K) * N * sizeof(In)), "cudaMalloc");
   cuda_check(cudaMalloc(&c, size_t(warps) * 4 * M * N * sizeof(Acc)), "cudaMalloc");
-  cuda_check(cudaMemset(a, 0, size_t(M) * K * sizeof(In)), "cudaMemset");
-  cuda_check(cudaMemset(b, 0, size_t(K) * N * sizeof(In)), "cudaMemset");
+  // Random fragments, not zeros: zero data draws less power and could run at a clock real data does not get.
+  fill_kernel<<<64, 256>>>(a, input_type_of<In>(), int64_t(M) * K, 11);
+  fill_kernel<<<64, 256>>>(b, input_type_of<In>(), int64_t(K) * N, 12);
+  cuda_check(cudaGetLastError(), "fill_kernel");
   cudaEvent_t t0, t1;
   cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
   cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
@@ -78,20 +100,6 @@ double peak_tflops(int sms) {
   cudaFree(b);
   cudaFree(c);
   return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (median_of(ms) * 1e-3) / 1e12;
-}
-
-// ---- data -----------------------------------------------------------------------------------------------
-__global__ void fill_kernel(void* p, int32_t type, int64_t n, uint64_t seed) {
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    uint64_t x = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    const float v = float(x >> 40) / float(1 << 24) * 2.0f - 1.0f;  // uniform in [-1, 1)
-    if (type == TCGEMM_TYPE_F16) static_cast<__half*>(p)[i] = __float2half_rn(v);
-    else if (type == TCGEMM_TYPE_BF16) static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
-    else static_cast<float*>(p)[i] = v;
-  }
 }
 
 int type_bytes(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }

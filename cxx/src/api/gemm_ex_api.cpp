@@ -1,7 +1,8 @@
 // tcgemm_gemm_ex and tcgemm_wmma_config_resolve: the lower-precision WMMA shapes on device arrays (family
-// wmma_lowp). The same order as every GEMM entry point (api/gemm_call.hpp): arguments, configuration, quick
-// return, device gate, configuration on this device, pending CUDA error, launch; nothing touches the GPU
-// before the checks pass.
+// wmma_lowp). Checks: the types (arguments 8, 11, 15, 17) and the configuration (18) first, since the
+// element sizes and the shape rules follow from them, then the BLAS arguments (1-16); then, as for every
+// GEMM entry point (api/gemm_call.hpp): quick return, device gate, configuration on this device, pending
+// CUDA error, launch. Nothing touches the GPU before the checks pass.
 #include <cstdio>
 
 #include "api/lowp_call.hpp"
@@ -54,8 +55,8 @@ extern "C" tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t 
     char why[512];
     std::snprintf(why, sizeof why, "%s", tcgemm_last_error());  // set_arg_error rewrites that buffer
     const bool compute_ok = compute == TCGEMM_TYPE_F16 || compute == TCGEMM_TYPE_F32;
-    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, compute_ok ? 1 : 2, "input_type=%d, compute=%d: %s",
-                         input_type, compute, why);
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, compute_ok ? 1 : 2,
+                         "input_type=%d, compute=%d (arguments 1 and 2 here): %s", input_type, compute, why);
   }
   tcgemm_wmma_config r{};
   TCGEMM_TRY(validate_lowp_config(config, input_type, compute, 3, &r));

@@ -1,5 +1,6 @@
 // Exact-FP32 SGEMM on the CUDA cores (launch.hpp). A 256-thread block computes a 64 x 64 tile of C, each
-// thread a 4 x 4 grid of it spaced 16 apart (so a warp's loads from the shared tiles hit consecutive words);
+// thread a 4 x 4 grid of it spaced 16 apart: a warp's 16 consecutive tx run down a column of C (coalesced
+// stores, consecutive words of the A tile) and its two ty read B's words as broadcasts;
 // k goes in steps of 16 through two shared tiles, op(A) as [k][row] and op(B) as [k][column], one column of
 // padding against bank conflicts on the transposing writes. Elements outside op(A) and op(B) are staged as
 // zeros; alpha = 0 reads neither A nor B; beta = 0 never reads C.
@@ -45,9 +46,9 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const LowpArgs p) 
       for (int kk = 0; kk < kTileK; ++kk) {
         float a[kPer], b[kPer];
 #pragma unroll
-        for (int i = 0; i < kPer; ++i) a[i] = a_s[kk][ty + i * kSide];
+        for (int i = 0; i < kPer; ++i) a[i] = a_s[kk][tx + i * kSide];
 #pragma unroll
-        for (int j = 0; j < kPer; ++j) b[j] = b_s[kk][tx + j * kSide];
+        for (int j = 0; j < kPer; ++j) b[j] = b_s[kk][ty + j * kSide];
 #pragma unroll
         for (int i = 0; i < kPer; ++i)
 #pragma unroll
@@ -58,7 +59,7 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const LowpArgs p) 
     for (int i = 0; i < kPer; ++i)
 #pragma unroll
       for (int j = 0; j < kPer; ++j) {
-        const int64_t r = row0 + ty + i * kSide, c = col0 + tx + j * kSide;
+        const int64_t r = row0 + tx + i * kSide, c = col0 + ty + j * kSide;  // lanes along a column of C
         if (r < p.m && c < p.n) {
           float* dst = C + r + c * p.ldc;
           const float v = p.alpha * acc[i][j];
