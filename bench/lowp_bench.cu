@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -276,11 +275,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tcgemm-lowp-bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return tcgemm::bench::guarded_main(run, argc, argv); }
