@@ -125,17 +125,22 @@ TEST(HostPipeline, DefaultScheduleEveryForm) {
 
 // A resident operand cut into three double-buffered chunks (TCGEMM_HOST_RESIDENT_CHUNKS): buffers 0, 1, 0,
 // so the third chunk waits for the first one's products; every form, both schedules, pinned and pageable.
+// With the default budget the streamed operand stays on the GPU after the first chunk's pass (later chunks
+// read the kept panels); with 1 MiB it does not fit beside two chunks and crosses the link once per chunk.
 TEST(HostPipeline, DoubleBufferedResidentChunks) {
   TCGEMM_REQUIRE_GPU();
   setenv("TCGEMM_HOST_RESIDENT_CHUNKS", "3", 1);
   uint64_t seed = 170;
-  for (const char* forms : {"NN", "NT", "TN", "TT"})
-    for (const bool a_resident : {true, false}) {
-      Case c{forms[0], forms[1], a_resident ? 700 : 1300, a_resident ? 1300 : 700, 120, 0.5, -1.0, 2};
-      EXPECT_TRUE(run_case(c, seed += 10));
-      c.pin_a = c.pin_b = c.pin_c = true;
-      EXPECT_TRUE(run_case(c, seed += 10));
-    }
+  for (const char* budget : {"", "1048576"}) {
+    setenv("TCGEMM_HOST_RESIDENT_BYTES", budget, 1);
+    for (const char* forms : {"NN", "NT", "TN", "TT"})
+      for (const bool a_resident : {true, false}) {
+        Case c{forms[0], forms[1], a_resident ? 700 : 1300, a_resident ? 1300 : 700, 120, 0.5, -1.0, 2};
+        EXPECT_TRUE(run_case(c, seed += 10)) << "TCGEMM_HOST_RESIDENT_BYTES=" << budget;
+        c.pin_a = c.pin_b = c.pin_c = true;
+        EXPECT_TRUE(run_case(c, seed += 10)) << "TCGEMM_HOST_RESIDENT_BYTES=" << budget;
+      }
+  }
 }
 
 TEST(HostPipeline, BetaZeroNeverReadsC) {
@@ -161,7 +166,8 @@ TEST(HostPipeline, PinnedAndPageableInEveryMix) {
 
 // All pinned, tall C (op(B) resident): the row panels of op(A) and the C tiles go by strided 2D DMA in
 // panels of at least 4096 rows (TCGEMM_HOST_MIN_STRIDED_PANEL's default): 4096 + 4096 + 808 rows here; then
-// with that minimum lowered to 64, the usual eight panels of 1152 rows (the last 936); every form.
+// with that minimum lowered to 64, seven panels of 1152 rows and the last 936 rows tapered (512, 256, 128, 40);
+// every form.
 TEST(HostPipeline, PinnedStridedRowPanels) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 350;

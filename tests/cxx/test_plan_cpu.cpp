@@ -271,9 +271,17 @@ TEST(HostSchedule, ComputeBoundPinnedProductsCutTheResidentOperand) {
   tcgemm::detail::HostLink pinned;
   pinned.link_gbs = 50.0;
   pinned.c_uploaded = true;
+  // Both operands fit in 24 GiB: op(B) is kept after the first pass, so more chunks cost no link time and
+  // only shorten the first wait: three chunks (a fourth gains under 3%).
   const tcgemm::detail::HostSchedule big = tcgemm::detail::plan_host_schedule(16384, 16384, 16384, 24 * gib, pinned);
   EXPECT_TRUE(big.double_buffer);
-  EXPECT_EQ(big.resident_chunk, 8192);
+  EXPECT_TRUE(big.keep_streamed);
+  EXPECT_EQ(big.resident_chunk, 5504);
+  // 2.5 GiB holds op(A) (2 GiB) but not op(B) beside two chunks: two chunks, op(B) streamed twice.
+  const tcgemm::detail::HostSchedule unkept = tcgemm::detail::plan_host_schedule(16384, 16384, 16384, 5 * gib / 2, pinned);
+  EXPECT_TRUE(unkept.double_buffer);
+  EXPECT_FALSE(unkept.keep_streamed);
+  EXPECT_EQ(unkept.resident_chunk, 8192);
   for (const int64_t n : {1024, 4096, 8192}) {
     const tcgemm::detail::HostSchedule s = tcgemm::detail::plan_host_schedule(n, n, n, 24 * gib, pinned);
     EXPECT_FALSE(s.double_buffer) << n;
@@ -292,5 +300,45 @@ TEST(HostSchedule, ComputeBoundPinnedProductsCutTheResidentOperand) {
   forced.forced_chunks = 3;
   const tcgemm::detail::HostSchedule three = tcgemm::detail::plan_host_schedule(700, 1300, 120, 24 * gib, forced);
   EXPECT_TRUE(three.double_buffer);
+  EXPECT_TRUE(three.keep_streamed);
   EXPECT_EQ(three.resident_chunk, 256);
+  // ... and the streamed operand is kept only where it fits beside two chunks.
+  EXPECT_FALSE(tcgemm::detail::plan_host_schedule(700, 1300, 120, int64_t(1) << 20, forced).keep_streamed);
+}
+
+// The streamed length is cut the same way on every pass: whole panels, then the last stretch of at most one
+// panel in halving widths (multiples of 64) down to the floor, so the product and download that nothing
+// overlaps are short. The widths cover the length exactly and host_panel_count counts them.
+TEST(HostSchedule, LastPanelsTaper) {
+  const int64_t gib = int64_t(1) << 30;
+  auto widths = [](const tcgemm::detail::HostSchedule& s, int64_t len) {
+    std::vector<int64_t> w;
+    for (int64_t s0 = 0; s0 < len; s0 += w.back()) w.push_back(tcgemm::detail::host_panel_width(s, len - s0));
+    return w;
+  };
+  const tcgemm::detail::HostSchedule sq = tcgemm::detail::plan_host_schedule(8192, 8192, 8192, 24 * gib);
+  EXPECT_EQ(sq.panel, 1024);
+  EXPECT_EQ(sq.taper_floor, 256);
+  EXPECT_EQ(widths(sq, 8192), (std::vector<int64_t>{1024, 1024, 1024, 1024, 1024, 1024, 1024, 512, 256, 256}));
+  EXPECT_EQ(tcgemm::detail::host_panel_count(sq, 8192), 10);
+  // A short remainder is not cut below the floor; a length of one panel tapers from the start.
+  EXPECT_EQ(widths(sq, 1024 + 300), (std::vector<int64_t>{1024, 300}));
+  EXPECT_EQ(widths(sq, 700), (std::vector<int64_t>{384, 316}));
+  // Strided pinned row panels keep their minimum height: 4096 + 4096 + 808, no taper.
+  tcgemm::detail::HostLink strided;
+  strided.min_panel = 4096;
+  const tcgemm::detail::HostSchedule tall = tcgemm::detail::plan_host_schedule(9000, 700, 64, 24 * gib, strided);
+  EXPECT_EQ(widths(tall, 9000), (std::vector<int64_t>{4096, 4096, 808}));
+  for (const int64_t len : {1, 63, 64, 255, 256, 511, 512, 513, 1000, 4097, 100000}) {
+    const std::vector<int64_t> w = widths(sq, len);
+    int64_t sum = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+      EXPECT_GE(w[i], 1);
+      EXPECT_LE(w[i], sq.panel);
+      if (i + 1 < w.size()) EXPECT_EQ(w[i] % 64, 0) << len;
+      sum += w[i];
+    }
+    EXPECT_EQ(sum, len);
+    EXPECT_EQ(tcgemm::detail::host_panel_count(sq, len), int64_t(w.size())) << len;
+  }
 }
