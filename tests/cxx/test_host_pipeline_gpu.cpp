@@ -125,8 +125,7 @@ TEST(HostPipeline, DefaultScheduleEveryForm) {
 
 // A resident operand cut into three double-buffered chunks (TCGEMM_HOST_RESIDENT_CHUNKS): buffers 0, 1, 0,
 // so the third chunk waits for the first one's products; every form, both schedules, pinned and pageable.
-// With the default budget the streamed operand stays on the GPU after the first chunk's pass (later chunks
-// read the kept panels); with 1 MiB it does not fit beside two chunks and crosses the link once per chunk.
+// Also with the small budget of 1 MiB and its single-buffered chunks.
 TEST(HostPipeline, DoubleBufferedResidentChunks) {
   TCGEMM_REQUIRE_GPU();
   setenv("TCGEMM_HOST_RESIDENT_CHUNKS", "3", 1);

@@ -211,9 +211,8 @@ tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, 
  *     the link once while the smaller operand fits in 30% of the device memory (TCGEMM_HOST_RESIDENT_BYTES to
  *     choose another size; else it goes in chunks and the other operand once per chunk). With pinned arrays a
  *     compute-bound product (large n) cuts even a resident operand that fits into 2-4 double-buffered chunks,
- *     so its first product waits for a part of it, not all (TCGEMM_HOST_RESIDENT_CHUNKS forces a count);
- *     where the other operand also fits (beside two chunks, in the same budget) it stays on the GPU after
- *     the first chunk's pass instead of crossing the link once per chunk. The last panel's width is halved
+ *     so its first product waits for a part of it, not all (TCGEMM_HOST_RESIDENT_CHUNKS forces a count).
+ *     The last panel's width is halved
  *     down to 256 columns (or rows), so the product and download that nothing overlaps are short.
  *     alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros without reading C).
  *   Copies: arrays the caller has pinned (tcgemm_host_register, cudaHostRegister, cudaMallocHost) go by

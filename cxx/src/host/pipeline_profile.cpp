@@ -74,14 +74,13 @@ void PipelineProfile::report(int64_t m, int64_t n, int64_t k, const HostSchedule
   const int64_t panels = host_panel_count(s, streamed_len);
   auto gbs = [](int64_t bytes, double ms) { return ms > 0 ? double(bytes) / (ms * 1e6) : 0.0; };
   std::fprintf(stderr,
-               "tcgemm host profile: %lldx%lldx%lld %s, resident op(%c) %lld chunk%s of %lld%s, %lld panels of up to %lld%s;"
+               "tcgemm host profile: %lldx%lldx%lld %s, resident op(%c) %lld chunk%s of %lld%s, %lld panels of up to %lld;"
                " wall %.2f ms; first product at %.2f ms; upload busy %.2f ms (%.1f GB/s of %.2f GB); compute busy"
                " %.2f ms (%.1f TFLOP/s while busy); download busy %.2f ms (%.1f GB/s of %.2f GB); after the last"
                " upload %.2f ms\n",
                (long long)m, (long long)n, (long long)k, pinned ? "pinned" : "pageable", s.resident_a ? 'A' : 'B',
                (long long)chunks, chunks > 1 ? "s" : "", (long long)s.resident_chunk,
-               s.double_buffer ? " (double-buffered)" : "", (long long)panels, (long long)s.panel,
-               s.keep_streamed ? " (kept)" : "", wall, first_product,
+               s.double_buffer ? " (double-buffered)" : "", (long long)panels, (long long)s.panel, wall, first_product,
                busy[kUpload], gbs(bytes_up, busy[kUpload]), double(bytes_up) / 1e9, busy[kCompute],
                busy[kCompute] > 0 ? 2.0 * double(m) * double(n) * double(k) / (busy[kCompute] * 1e9) : 0.0,
                busy[kDownload], gbs(bytes_down, busy[kDownload]), double(bytes_down) / 1e9, wall - last_upload);

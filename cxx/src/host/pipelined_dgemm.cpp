@@ -189,7 +189,6 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
     const int64_t r = link.forced_chunks;
     s.resident_chunk = std::min(resident_len, round_up((resident_len + r - 1) / r, kPanelQuantum));
     s.double_buffer = s.resident_chunk < resident_len;
-    s.keep_streamed = s.double_buffer && streamed_len * k + 2 * s.resident_chunk * k <= budget;
   } else if (s.resident_chunk == resident_len && link.link_gbs > 0.0) {
     // Compute-bound products wait for the whole resident operand before their first product. With r
     // chunks (double-buffered) they wait for 1/r of it, but the streamed operand crosses the link r times:
@@ -197,21 +196,20 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
     const double rate = link.link_gbs * 1e9, products = 2.0 * double(m) * double(n) * double(k) / kModelFlops;
     const double resident_b = 8.0 * double(resident_len) * double(k), streamed_b = 8.0 * double(streamed_len) * double(k);
     const double c_b = link.c_uploaded ? 8.0 * double(m) * double(n) : 0.0;
-    // When the streamed operand also fits beside two resident chunks, it stays on the GPU after the first
-    // chunk's pass and crosses the link once whatever r is; only the first wait then shrinks with r.
+    // (Keeping the streamed panels on the GPU after the first pass, where they fit, does not pay: that pass
+    // then carries all of them while computing 1/r of the product, and becomes upload-bound. On the H100,
+    // 16384^3 pinned, 3 such chunks ran in 210 ms against 195 ms for 2 re-streamed ones.)
     double best = 0.0;
     for (int64_t r = 1; r <= kMaxComputeBoundChunks; ++r) {
       const int64_t chunk = std::min(resident_len, round_up((resident_len + r - 1) / r, kPanelQuantum));
       if (r > 1 && (chunk == resident_len || 2 * chunk * k > budget)) break;
-      const bool keep = r > 1 && streamed_len * k + 2 * chunk * k <= budget;
-      const double t = std::max((resident_b + double(keep ? 1 : r) * streamed_b + c_b) / rate,
+      const double t = std::max((resident_b + double(r) * streamed_b + c_b) / rate,
                                 8.0 * double(chunk) * double(k) / rate + products);
       // A split must gain at least kMinSplitGain, so that a near tie keeps the simpler schedule.
       if (r == 1 || t < best * (1.0 - kMinSplitGain)) {
         best = t;
         s.resident_chunk = chunk;
         s.double_buffer = r > 1;
-        s.keep_streamed = keep;
       }
     }
   }
@@ -295,18 +293,9 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
       TCGEMM_TRY(resident_buf[i].allocate(ctx, size_t(s.resident_chunk * p.k) * 8, e.compute, &ptr));
       resident_of[i] = static_cast<double*>(ptr);
     }
-    // Kept streamed operand: one buffer, each panel packed at its start column (or row) times k.
-    StreamScratch streamed_buf;
-    double* streamed_all = nullptr;
-    if (s.keep_streamed) {
-      TCGEMM_TRY(streamed_buf.allocate(ctx, size_t(streamed_len * p.k) * 8, e.compute, &ptr));
-      streamed_all = static_cast<double*>(ptr);
-    }
     for (int i = 0; i < HostEngine::kSlots; ++i) {
-      if (!s.keep_streamed) {
-        TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
-        panel[i] = static_cast<double*>(ptr);
-      }
+      TCGEMM_TRY(panel_buf[i].allocate(ctx, size_t(s.panel * p.k) * 8, e.compute, &ptr));
+      panel[i] = static_cast<double*>(ptr);
       TCGEMM_TRY(tile_buf[i].allocate(ctx, size_t(rows_cap * cols_cap) * 8, e.compute, &ptr));
       tile[i] = static_cast<double*>(ptr);
     }
@@ -348,16 +337,14 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
       for (int64_t s0 = 0, sc = 0; s0 < streamed_len; s0 += sc, ++count) {
         sc = host_panel_width(s, streamed_len - s0);
         const int slot = int(count % HostEngine::kSlots);
-        double* const streamed = s.keep_streamed ? streamed_all + s0 * p.k : panel[slot];
+        double* const streamed = panel[slot];
         const Tile t = s.resident_a ? Tile{slot, r0, s0, rc, sc} : Tile{slot, s0, r0, sc, rc};
         // The slot's previous C tile must have left before its buffers are refilled.
         TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
         const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
         const int up_span = profile.begin(PipelineProfile::kUpload, e.upload);
-        if (chunk == 0 || !s.keep_streamed) {
-          TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, streamed));
-          bytes_up += sb.rows * sb.cols * 8;
-        }
+        TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, streamed));
+        bytes_up += sb.rows * sb.cols * 8;
         if (p.beta != 0.0) {
           TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
           bytes_up += t.rows * t.cols * 8;

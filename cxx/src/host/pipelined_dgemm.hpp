@@ -3,7 +3,7 @@
 // multiplied, panel t+1 (and its C tile) uploads on one copy engine and panel t-1's C tile downloads on the other.
 // Each byte of A, B and C crosses the link once when the resident operand fits in its share of device memory (30%, or
 // TCGEMM_HOST_RESIDENT_BYTES); otherwise the resident operand goes in row (or column) chunks and the streamed one
-// once per chunk, unless it fits beside them and stays on the GPU after the first chunk's pass.
+// once per chunk.
 //
 // Pageable arrays go through the engine's pinned staging buffers, copied by several host threads
 // (copy_workers.hpp); arrays the caller pinned (cudaHostRegister, cudaMallocHost; checked at their first and
@@ -23,8 +23,6 @@ struct HostSchedule {
   int64_t resident_chunk = 0;  // rows of op(A) (or columns of op(B)) on the GPU at once
   int64_t panel = 0;           // columns (or rows) of each streamed panel
   bool double_buffer = false;  // two resident buffers: the next chunk uploads while the last one is used
-  bool keep_streamed = false;  // the streamed panels stay on the GPU after the first chunk's pass: later
-                               // chunks upload only their own rows (and C tiles)
   int64_t taper_floor = 0;     // the last `panel` of the streamed length goes in halving panels down to this
                                // width, so the product and download that nothing overlaps are short; 0: none
 };
