@@ -313,11 +313,14 @@ TEST(HostSchedule, LastPanelsTaper) {
   // A short remainder is not cut below the floor; a length of one panel tapers from the start.
   EXPECT_EQ(widths(sq, 1024 + 300), (std::vector<int64_t>{1024, 300}));
   EXPECT_EQ(widths(sq, 700), (std::vector<int64_t>{384, 316}));
-  // Strided pinned row panels keep their minimum height: 4096 + 4096 + 808, no taper.
+  // Strided pinned row panels of 4096 rows taper down to 1024 rows (8 KiB copied rows), no further.
   tcgemm::detail::HostLink strided;
   strided.min_panel = 4096;
-  const tcgemm::detail::HostSchedule tall = tcgemm::detail::plan_host_schedule(9000, 700, 64, 24 * gib, strided);
-  EXPECT_EQ(widths(tall, 9000), (std::vector<int64_t>{4096, 4096, 808}));
+  const tcgemm::detail::HostSchedule tall = tcgemm::detail::plan_host_schedule(16384, 2048, 8192, 24 * gib, strided);
+  EXPECT_EQ(tall.taper_floor, 1024);
+  EXPECT_EQ(widths(tall, 16384), (std::vector<int64_t>{4096, 4096, 4096, 2048, 1024, 1024}));
+  EXPECT_EQ(widths(tcgemm::detail::plan_host_schedule(9000, 700, 64, 24 * gib, strided), 9000),
+            (std::vector<int64_t>{4096, 4096, 808}));
   for (const int64_t len : {1, 63, 64, 255, 256, 511, 512, 513, 1000, 4097, 100000}) {
     const std::vector<int64_t> w = widths(sq, len);
     int64_t sum = 0;

@@ -212,8 +212,8 @@ tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, 
  *     choose another size; else it goes in chunks and the other operand once per chunk). With pinned arrays a
  *     compute-bound product (large n) cuts even a resident operand that fits into 2-4 double-buffered chunks,
  *     so its first product waits for a part of it, not all (TCGEMM_HOST_RESIDENT_CHUNKS forces a count).
- *     The last panel's width is halved
- *     down to 256 columns (or rows), so the product and download that nothing overlaps are short.
+ *     The last panel's width is halved down to 256 columns or rows (1024 rows for pinned row panels copied
+ *     by strided DMA), so the product and download that nothing overlaps are short.
  *     alpha == 0 or k == 0 scales C on the host (beta == 0 writes zeros without reading C).
  *   Copies: arrays the caller has pinned (tcgemm_host_register, cudaHostRegister, cudaMallocHost) go by
  *     direct DMA from and to their own memory; pageable arrays through pinned staging buffers that several

@@ -45,6 +45,9 @@ constexpr int64_t kPanelQuantum = 64;
 // within kStridedPanelGrowth x the tile and panel caps (see plan_host_schedule).
 constexpr int64_t kMinStridedPanel = 4096;
 constexpr int64_t kStridedPanelGrowth = 4;
+// ... except the tapered last panels, down to 1024 rows (8 KiB rows, copied at the full rate; only the one
+// 2048-row step meets the slow 16 KiB rows, on a small copy).
+constexpr int64_t kMinStridedTaper = 1024;
 // The compute-bound cut (plan_host_schedule): the device speed the model assumes (tcgemm's large-square
 // DGEMM on the H100, about 50 TFLOP/s), at most this many chunks, and the least gain worth a cut.
 constexpr double kModelFlops = 50e12;
@@ -229,8 +232,9 @@ HostSchedule plan_host_schedule(int64_t m, int64_t n, int64_t k, int64_t residen
   }
   s.panel = std::min(w, streamed_len);
   // The last panel's product and its C tile's download overlap nothing (on the H100, 8192^3 pinned: 3.6 ms of
-  // 33.6), so the last stretch goes in halving panels; strided panels no narrower than their minimum.
-  s.taper_floor = strided ? std::min(s.panel, round_up(link.min_panel, kPanelQuantum)) : kMinPanel;
+  // 33.6; 16384 x 2048 x 8192 with strided panels of 4096 rows: 3.7 ms of 34.2), so the last stretch goes in
+  // halving panels.
+  s.taper_floor = strided ? std::min({s.panel, round_up(link.min_panel, kPanelQuantum), kMinStridedTaper}) : kMinPanel;
   return s;
 }
 
