@@ -2,7 +2,9 @@
 // and against cuBLAS (cublasGemmEx) on the same random device data, in one process.
 //   - ceiling: a peak kernel per WMMA shape and precision (fragments in registers, niter mma_sync per warp,
 //     as the CUDA Fortran tensor-core article's dmma_peak does for FP64);
-//   - tcgemm: every shape, tiles 64 and 128, default tile_k and paddings;
+//   - the mma.sync m16n8k16 ceiling the same way, for F16 and BF16 with FP32 accumulation;
+//   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16 with FP32
+//     accumulation), then the WMMA family at every shape, tiles 64 and 128, default tile_k and paddings;
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
@@ -101,6 +103,63 @@ double peak_tflops(int sms) {
   return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (median_of(ms) * 1e-3) / 1e12;
 }
 
+// The mma.sync.m16n8k16 ceiling (FP32 accumulation): eight independent accumulators per warp on random
+// fragments, the instruction the fast path (family mma_lowp) issues.
+template <bool kBf16>
+__global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_t* ab, float* c) {
+  const int lane = int(threadIdx.x) % 32;
+  uint32_t a[4], b[2];
+  for (int i = 0; i < 4; ++i) a[i] = ab[lane * 6 + i];
+  for (int i = 0; i < 2; ++i) b[i] = ab[lane * 6 + 4 + i];
+  float acc[8][4] = {};
+  for (int it = 0; it < kPeakIters; ++it)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      if constexpr (kBf16)
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+      else
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+  float sum = 0.0f;
+  for (int j = 0; j < 8; ++j) sum += acc[j][0] + acc[j][1] + acc[j][2] + acc[j][3];
+  c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+template <bool kBf16>
+double mma_peak_tflops(int sms) {
+  const int blocks = sms * 8, threads = kPeakWarps * 32;
+  uint32_t* ab = nullptr;
+  float* c = nullptr;
+  cuda_check(cudaMalloc(&ab, 32 * 6 * sizeof(uint32_t)), "cudaMalloc");
+  cuda_check(cudaMalloc(&c, size_t(blocks) * threads * sizeof(float)), "cudaMalloc");
+  fill_kernel<<<1, 256>>>(ab, kBf16 ? TCGEMM_TYPE_BF16 : TCGEMM_TYPE_F16, 32 * 12, 13);
+  cuda_check(cudaGetLastError(), "fill_kernel");
+  cudaEvent_t t0, t1;
+  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
+  std::vector<double> ms;
+  for (int r = 0; r < 7; ++r) {
+    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
+    mma_peak_kernel<kBf16><<<blocks, threads>>>(ab, c);
+    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(t1), "mma peak kernel");
+    float x = 0;
+    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
+    if (r >= 2) ms.push_back(x);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  cudaFree(ab);
+  cudaFree(c);
+  return 2.0 * 16 * 8 * 16 * 8.0 * kPeakIters * (double(blocks) * kPeakWarps) / (median_of(ms) * 1e-3) / 1e12;
+}
+
 int type_bytes(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
 cudaDataType_t cuda_type(int32_t t) {
   return t == TCGEMM_TYPE_F16 ? CUDA_R_16F : t == TCGEMM_TYPE_BF16 ? CUDA_R_16BF : CUDA_R_32F;
@@ -148,6 +207,7 @@ struct Precision {
   int32_t shapes[3];
   int shape_count;
   double peak[3];
+  double mma_peak;  // the mma.sync ceiling, for the precisions the fast path takes (0: none)
 };
 
 int run(int argc, char** argv) {
@@ -173,13 +233,13 @@ int run(int argc, char** argv) {
   const int sms = prop.multiProcessorCount;
   Precision precisions[] = {
       {"f16 (f32 acc)", TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F,
-       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}, 0.0},
       {"f16 (f16 acc)", TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, CUBLAS_COMPUTE_16F,
-       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}, 0.0},
       {"bf16 (f32 acc)", TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F,
-       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}},
+       {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16}, 3, {}, 0.0},
       {"tf32 (f32 acc)", TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, CUBLAS_COMPUTE_32F_FAST_TF32,
-       {TCGEMM_WMMA_16x16x8, 0, 0}, 1, {}},
+       {TCGEMM_WMMA_16x16x8, 0, 0}, 1, {}, 0.0},
   };
   // Ceilings, same run.
   precisions[0].peak[0] = peak_tflops<__half, __half, float, 16, 16, 16>(sms);
@@ -192,13 +252,16 @@ int run(int argc, char** argv) {
   precisions[2].peak[1] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 32, 8, 16>(sms);
   precisions[2].peak[2] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 8, 32, 16>(sms);
   precisions[3].peak[0] = peak_tflops<float, wmma::precision::tf32, float, 16, 16, 8>(sms);
+  precisions[0].mma_peak = mma_peak_tflops<false>(sms);
+  precisions[2].mma_peak = mma_peak_tflops<true>(sms);
 
   cublasHandle_t h = nullptr;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
     std::fprintf(stderr, "cublasCreate failed\n");
     return 1;
   }
-  std::printf("# device %s; median of %d event-timed runs; TFLOP/s; frac = tcgemm / WMMA ceiling of the shape; "
+  std::printf("# device %s; median of %d event-timed runs; TFLOP/s; frac = tcgemm / ceiling (shape mma.sync: the default "
+              "path, against the mma.sync m16n8k16 ceiling; the others: the WMMA family, against its WMMA shape's); "
               "x = tcgemm / cuBLAS; diff = ||C_tcgemm - C_cublas|| / ||C_cublas||\n",
               prop.name, reps);
   std::printf("%-15s %-9s %5s %6s %9s %9s %9s %6s %6s %9s\n", "precision", "shape", "tile", "n", "tcgemm", "cublas",
@@ -229,6 +292,32 @@ int run(int argc, char** argv) {
       const double cublas_ms = median_ms(cublas_run, reps);
       const std::vector<double> ref = fetch(cref, pr.c, n * n);
       const double flops = 2.0 * double(n) * n * n;
+      // One row: tcgemm_gemm_ex with `cfg` (nullptr: the default path), against `ceiling`.
+      auto measure = [&](const tcgemm_wmma_config* cfg, const char* shape, int tile, double ceiling) {
+        auto tc_run = [&] {
+          const tcgemm_status s = tcgemm_gemm_ex('N', 'N', n, n, n, 1.0f, a, pr.in, n, b, pr.in, n, 0.0f, c, pr.c, n,
+                                                 pr.compute, cfg, nullptr);
+          if (s != TCGEMM_SUCCESS) {
+            std::fprintf(stderr, "tcgemm_gemm_ex: %s\n", tcgemm_last_error());
+            std::exit(1);
+          }
+        };
+        const double ms = median_ms(tc_run, reps);
+        const std::vector<double> got = fetch(c, pr.c, n * n);
+        double num = 0, den = 0;
+        for (size_t i = 0; i < got.size(); ++i) {
+          num += (got[i] - ref[i]) * (got[i] - ref[i]);
+          den += ref[i] * ref[i];
+        }
+        const double tf = flops / (ms * 1e-3) / 1e12, cb = flops / (cublas_ms * 1e-3) / 1e12;
+        std::printf("%-15s %-9s %5d %6lld %9.1f %9.1f %9.1f %6.2f %6.2f %9.1e\n", pr.name, shape, tile,
+                    static_cast<long long>(n), tf, cb, ceiling, tf / ceiling, tf / cb,
+                    std::sqrt(num / (den > 0 ? den : 1.0)));
+        std::fflush(stdout);
+      };
+      // The default path first: for F16/BF16 with FP32 accumulation the mma.sync fast path, against the
+      // mma.sync ceiling.
+      if (pr.mma_peak > 0) measure(nullptr, "mma.sync", 128, pr.mma_peak);
       for (int si = 0; si < pr.shape_count; ++si)
         for (int tile : {64, 128}) {
           tcgemm_wmma_config cfg{};
@@ -238,30 +327,10 @@ int run(int argc, char** argv) {
           if (tcgemm_wmma_config_resolve(pr.in, pr.compute, &cfg, &resolved, nullptr) != TCGEMM_SUCCESS) continue;
           cfg = resolved;
           cfg.pad_a = cfg.pad_b = pr.in == TCGEMM_TYPE_F32 ? 4 : 8;
-          auto tc_run = [&] {
-            const tcgemm_status s = tcgemm_gemm_ex('N', 'N', n, n, n, 1.0f, a, pr.in, n, b, pr.in, n, 0.0f, c, pr.c, n,
-                                                   pr.compute, &cfg, nullptr);
-            if (s != TCGEMM_SUCCESS) {
-              std::fprintf(stderr, "tcgemm_gemm_ex: %s\n", tcgemm_last_error());
-              std::exit(1);
-            }
-          };
-          const double ms = median_ms(tc_run, reps);
-          const std::vector<double> got = fetch(c, pr.c, n * n);
-          double num = 0, den = 0;
-          for (size_t i = 0; i < got.size(); ++i) {
-            num += (got[i] - ref[i]) * (got[i] - ref[i]);
-            den += ref[i] * ref[i];
-          }
-          const tcgemm_wmma_config shown = cfg;
           const int dims[5][3] = {{0, 0, 0}, {16, 16, 16}, {32, 8, 16}, {8, 32, 16}, {16, 16, 8}};
           char shape[16];
-          std::snprintf(shape, sizeof shape, "%dx%dx%d", dims[shown.shape][0], dims[shown.shape][1], dims[shown.shape][2]);
-          const double tf = flops / (ms * 1e-3) / 1e12, cb = flops / (cublas_ms * 1e-3) / 1e12;
-          std::printf("%-15s %-9s %5d %6lld %9.1f %9.1f %9.1f %6.2f %6.2f %9.1e\n", pr.name, shape, tile,
-                      static_cast<long long>(n), tf, cb, pr.peak[si], tf / pr.peak[si], tf / cb,
-                      std::sqrt(num / (den > 0 ? den : 1.0)));
-          std::fflush(stdout);
+          std::snprintf(shape, sizeof shape, "%dx%dx%d", dims[cfg.shape][0], dims[cfg.shape][1], dims[cfg.shape][2]);
+          measure(&cfg, shape, tile, pr.peak[si]);
         }
       cudaFree(a);
       cudaFree(b);

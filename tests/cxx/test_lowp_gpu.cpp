@@ -1,4 +1,4 @@
-// tcgemm_gemm_ex (family wmma_lowp) on the GPU against an FP64 host reference: every input type and WMMA
+// tcgemm_gemm_ex (families wmma_lowp and mma_lowp) on the GPU against an FP64 host reference: every input type and WMMA
 // shape, both tiles, every operand form, sizes that are not multiples of any tile, paddings 0 and 16 bytes,
 // beta = 0 with a NaN-poisoned C, every C type, FP16 accumulation. Inputs are random in [-1, 1] and made
 // exactly representable in the input type on the host (TF32 excepted: float inputs are rounded by the kernel),
@@ -89,7 +89,11 @@ struct Device {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const bool na = c.ta == 'N', nb = c.tb == 'N';
   const int64_t a_rows = na ? c.m : c.k, a_cols = na ? c.k : c.m, b_rows = nb ? c.k : c.n, b_cols = nb ? c.n : c.k;
-  const int64_t lda = a_rows + 3, ldb = b_rows + 1, ldc = c.m + 2;  // odd strides, guard rows in C
+  // Odd strides for the WMMA family; for the default path (shape 0: no configuration) strides of whole
+  // 16-byte units past the rows, which the mma.sync fast path needs. Guard rows in C either way.
+  const bool fast = c.shape == 0;
+  const int64_t lda = fast ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = fast ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
+  const int64_t ldc = c.m + 2;
   Typed a(c.in, size_t(lda * a_cols)), b(c.in, size_t(ldb * b_cols)), c0(c.c_type, size_t(ldc * c.n));
   for (size_t i = 0; i < size_t(lda * a_cols); ++i) a.set(i, u(rng));
   for (size_t i = 0; i < size_t(ldb * b_cols); ++i) b.set(i, u(rng));
@@ -105,7 +109,7 @@ struct Device {
   cfg.tile = c.tile;
   cfg.pad_a = cfg.pad_b = c.pad;
   const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.p, c.in, lda, db.p, c.in, ldb, c.beta,
-                                          dc.p, c.c_type, ldc, c.compute, &cfg, nullptr);
+                                          dc.p, c.c_type, ldc, c.compute, fast ? nullptr : &cfg, nullptr);
   if (st != TCGEMM_SUCCESS) return ::testing::AssertionFailure() << name(c) << ": " << tcgemm_last_error();
   if (cudaDeviceSynchronize() != cudaSuccess) return ::testing::AssertionFailure() << name(c) << ": kernel failed";
   Typed got(c.c_type, c0.bytes.size() / size_t(bytes_of(c.c_type)));
@@ -208,6 +212,29 @@ TEST(WmmaLowp, BlasEdges) {
   }
 }
 
+// The default path (no configuration) for F16 and BF16 with FP32 accumulation: the mma.sync fast path
+// (family mma_lowp) wherever each operand's contiguous extent is a multiple of 8; sizes that are not
+// multiples of its 128 x 128 x 32 tiles, one tile exactly, k shorter than its 4-stage pipeline, every form
+// and C type, beta = 0 over NaN; then sizes the fast path does not take (the WMMA family answers).
+TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 700;
+  for (int32_t in : {TCGEMM_TYPE_F16, TCGEMM_TYPE_BF16})
+    for (const char* f : kForms) {
+      const char ta = f[0], tb = f[1];
+      EXPECT_TRUE(run_case({ta, tb, 264, 136, 520, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.0f}, seed++));
+      EXPECT_TRUE(run_case({ta, tb, 128, 128, 32, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, -1.5f, 0.5f}, seed++));
+      EXPECT_TRUE(run_case({ta, tb, 8, 16, 8, in, in, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 2.0f}, seed++));
+      EXPECT_TRUE(run_case({ta, tb, 392, 264, 1000, in, in, TCGEMM_TYPE_F32, 0, 0, 0, 0.5f, 0.0f}, seed++));
+    }
+  // Transposed A, untransposed B: only k must be a multiple of 8, m and n may be anything.
+  EXPECT_TRUE(run_case({'T', 'N', 203, 77, 264, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, -1.0f}, seed++));
+  EXPECT_TRUE(run_case({'T', 'N', 1, 1, 8, TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.0f}, seed++));
+  // Not taken by the fast path: m = 203 untransposed, k = 37 (WMMA family, default configuration).
+  EXPECT_TRUE(run_case({'N', 'N', 203, 64, 40, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.5f}, seed++));
+  EXPECT_TRUE(run_case({'T', 'N', 64, 64, 37, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.0f}, seed++));
+}
+
 // tcgemm_sgemm on FP32 device arrays in every precision: the inputs are random floats, so FP16 and BF16
 // round them (u_in 2^-11 and 2^-8) as TF32 does; FP32 rounds nothing but its k additions.
 ::testing::AssertionResult run_sgemm(char ta, char tb, int64_t m, int64_t n, int64_t k, int32_t precision,
@@ -276,6 +303,8 @@ TEST(Sgemm, EveryPrecisionAndForm) {
     for (const char* f : kForms) {
       EXPECT_TRUE(run_sgemm(f[0], f[1], 97, 130, 75, precision, 1.5f, -0.5f, seed++));
       EXPECT_TRUE(run_sgemm(f[0], f[1], 64, 64, 513, precision, 1.0f, 0.0f, seed++));
+      // Converted copies of whole 16-byte columns: FP16 and BF16 take the mma.sync fast path.
+      EXPECT_TRUE(run_sgemm(f[0], f[1], 136, 264, 520, precision, 1.0f, 0.25f, seed++));
     }
   // alpha = 0 and k = 0 only scale C (A and B not converted or read).
   for (int32_t precision : {TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_FP32}) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "families/mma_lowp/launch.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
@@ -286,6 +287,47 @@ TEST(Sgemm, PrecisionAndBlasArguments) {
                          nullptr),
             TCGEMM_SUCCESS);  // m = 0: a quick return, nothing read
   for (float v : c) EXPECT_EQ(v, 7.0f);
+}
+
+// The mma.sync fast path's rule (families/mma_lowp): F16/BF16 with FP32 accumulation, 16-byte aligned A and B
+// with leading dimensions of whole 16-byte units, each operand's contiguous extent a multiple of 8, alpha != 0
+// and k >= 1. Anything else goes to the WMMA family.
+TEST(MmaLowpRule, WhichProblemsTakeTheFastPath) {
+  alignas(16) static unsigned char buf[64];
+  tcgemm::detail::LowpProblem p;
+  p.transa = 'N';
+  p.transb = 'N';
+  p.m = 136;
+  p.n = 77;  // n is nobody's contiguous extent in NN
+  p.k = 264;
+  p.A = buf;
+  p.B = buf;
+  p.lda = 136;
+  p.ldb = 264;
+  p.input_type = TCGEMM_TYPE_F16;
+  p.compute = TCGEMM_TYPE_F32;
+  EXPECT_TRUE(tcgemm::detail::mma_lowp_eligible(p));
+  auto with = [&](auto change) {
+    tcgemm::detail::LowpProblem q = p;
+    change(q);
+    return tcgemm::detail::mma_lowp_eligible(q);
+  };
+  using P = tcgemm::detail::LowpProblem;
+  EXPECT_TRUE(with([](P& q) { q.input_type = TCGEMM_TYPE_BF16; }));
+  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; }));  // TF32: WMMA
+  EXPECT_FALSE(with([](P& q) { q.compute = TCGEMM_TYPE_F16; }));     // FP16 accumulation: WMMA
+  EXPECT_FALSE(with([](P& q) { q.alpha = 0.0f; }));
+  EXPECT_FALSE(with([](P& q) { q.k = 0; }));
+  EXPECT_FALSE(with([](P& q) { q.m = 137; q.lda = 144; }));  // m contiguous in an untransposed A
+  EXPECT_FALSE(with([](P& q) { q.k = 260; }));               // k contiguous in an untransposed B
+  EXPECT_FALSE(with([](P& q) { q.lda = 140; }));
+  EXPECT_FALSE(with([](P& q) { q.ldb = 268; }));
+  EXPECT_FALSE(with([](P& q) { q.A = buf + 8; }));
+  EXPECT_FALSE(with([](P& q) { q.B = buf + 2; }));
+  // Transposed A: k is its contiguous extent, m may be anything; transposed B: n must be a multiple of 8.
+  EXPECT_TRUE(with([](P& q) { q.transa = 'T'; q.m = 203; q.lda = 264; }));
+  EXPECT_FALSE(with([](P& q) { q.transb = 'T'; q.ldb = 80; }));  // n = 77
+  EXPECT_TRUE(with([](P& q) { q.transb = 'T'; q.n = 80; q.ldb = 80; }));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
+#include "families/mma_lowp/launch.hpp"
 #include "families/sgemm_simt/launch.hpp"
 #include "families/wmma_lowp/convert.hpp"
 #include "families/wmma_lowp/rules.hpp"
@@ -16,7 +17,8 @@ constexpr int kPrecisionPosition = 14;  // after reference SGEMM's 13 arguments
 
 // The tensor-core product of p (whose A and B are already of p.input_type) with the type's default
 // configuration.
-tcgemm_status run_wmma(const LowpProblem& p, const DeviceContext& ctx, cudaStream_t stream) {
+tcgemm_status run_lowp(const LowpProblem& p, const DeviceContext& ctx, cudaStream_t stream) {
+  if (mma_lowp_eligible(p)) return launch_mma_lowp(p, ctx, stream);  // F16/BF16 fast path
   tcgemm_wmma_config r{};
   TCGEMM_TRY(validate_lowp_config(nullptr, p.input_type, p.compute, kPrecisionPosition, &r));
   TCGEMM_TRY(check_lowp_shared_memory(r, p, ctx, kPrecisionPosition));
@@ -45,13 +47,13 @@ extern "C" tcgemm_status tcgemm_sgemm(char transa, char transb, int64_t m, int64
   TCGEMM_TRY(take_pending_cuda_error());
 
   if (precision == TCGEMM_PRECISION_FP32) return launch_sgemm_simt(p, stream);
-  if (precision == TCGEMM_PRECISION_TF32) return run_wmma(p, ctx, stream);
+  if (precision == TCGEMM_PRECISION_TF32) return run_lowp(p, ctx, stream);
 
   // FP16 / BF16: A and B rounded into packed copies from tcgemm's pool, ordered on the call's stream (the
   // pool takes them back there once the product has read them).
   LowpProblem q = p;
   q.input_type = precision == TCGEMM_PRECISION_FP16 ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_BF16;
-  if (p.alpha == 0.0f || p.k == 0) return run_wmma(q, ctx, stream);  // A and B are not read
+  if (p.alpha == 0.0f || p.k == 0) return run_lowp(q, ctx, stream);  // A and B are not read
   const int64_t a_rows = p.transa == 'N' ? p.m : p.k, a_cols = p.transa == 'N' ? p.k : p.m;
   const int64_t b_rows = p.transb == 'N' ? p.k : p.n, b_cols = p.transb == 'N' ? p.n : p.k;
   StreamScratch a_buf, b_buf;
@@ -65,5 +67,5 @@ extern "C" tcgemm_status tcgemm_sgemm(char transa, char transb, int64_t m, int64
   q.lda = a_rows;
   q.B = b16;
   q.ldb = b_rows;
-  return run_wmma(q, ctx, stream);
+  return run_lowp(q, ctx, stream);
 }

@@ -1,0 +1,19 @@
+// Family mma_lowp's eligibility rule (launch.hpp), host-only so that CPU tests can check it.
+#include <cstdint>
+
+#include "families/mma_lowp/launch.hpp"
+
+namespace tcgemm::detail {
+
+bool mma_lowp_eligible(const LowpProblem& p) {
+  if (p.input_type != TCGEMM_TYPE_F16 && p.input_type != TCGEMM_TYPE_BF16) return false;
+  if (p.compute != TCGEMM_TYPE_F32) return false;
+  if (p.alpha == 0.0f || p.k < 1 || p.m < 1 || p.n < 1) return false;
+  auto aligned16 = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
+  if (!aligned16(p.A) || !aligned16(p.B) || p.lda % 8 != 0 || p.ldb % 8 != 0) return false;
+  const int64_t a_contiguous = p.transa == 'N' ? p.m : p.k;
+  const int64_t b_contiguous = p.transb == 'N' ? p.k : p.n;
+  return a_contiguous % 8 == 0 && b_contiguous % 8 == 0;
+}
+
+}  // namespace tcgemm::detail
