@@ -8,7 +8,7 @@
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
-//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10]
+//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only]
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -213,6 +213,7 @@ struct Precision {
 int run(int argc, char** argv) {
   std::vector<int64_t> sizes = {8192};
   int reps = 10;
+  bool default_only = false;  // only the default path (and cuBLAS), for the F16/BF16 fast path's experiments
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--sizes" && i + 1 < argc) {
@@ -221,10 +222,12 @@ int run(int argc, char** argv) {
         sizes.push_back(std::strtoll(s, &s, 10));
         if (*s == ',') ++s;
       }
+    } else if (a == "--default-only") {
+      default_only = true;
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10]\n");
+      std::fprintf(stderr, "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only]\n");
       return 2;
     }
   }
@@ -268,6 +271,7 @@ int run(int argc, char** argv) {
               "ceiling", "frac", "x", "diff");
   for (int64_t n : sizes) {
     for (const Precision& pr : precisions) {
+      if (default_only && pr.mma_peak <= 0) continue;
       void *a = nullptr, *b = nullptr, *c = nullptr, *cref = nullptr;
       const size_t in_bytes = size_t(n) * n * type_bytes(pr.in), c_bytes = size_t(n) * n * type_bytes(pr.c);
       cuda_check(cudaMalloc(&a, in_bytes), "cudaMalloc");
@@ -318,7 +322,7 @@ int run(int argc, char** argv) {
       // The default path first: for F16/BF16 with FP32 accumulation the mma.sync fast path, against the
       // mma.sync ceiling.
       if (pr.mma_peak > 0) measure(nullptr, "mma.sync", 128, pr.mma_peak);
-      for (int si = 0; si < pr.shape_count; ++si)
+      for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
         for (int tile : {64, 128}) {
           tcgemm_wmma_config cfg{};
           tcgemm_wmma_config resolved{};
