@@ -280,7 +280,11 @@ typedef struct tcgemm_wmma_config {
   int32_t pad_b;
   int32_t reserved[3]; /* must be 0 */
 } tcgemm_wmma_config;
-/* config NULL: every default. Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
+/* config NULL: the default path. F16 or BF16 inputs with FP32 accumulation then run on mma.sync.m16n8k16
+ * (a cp.async pipeline of 128 x 128 x 64 tiles) where A and B are 16-byte aligned, lda and ldb multiples of 8,
+ * and each operand's contiguous extent (m of an untransposed A, k of a transposed A and of an untransposed
+ * B, n of a transposed B) a multiple of 8; otherwise, and for TF32, FP16 accumulation or a given
+ * configuration, on the WMMA family with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
  * a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported type combination
  * and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the message says which).
  * Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
@@ -297,7 +301,8 @@ tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute, co
  * precision is argument 14):
  *   TCGEMM_PRECISION_TF32: the inputs rounded to TF32 on the tensor cores (16x16x8), FP32 accumulation;
  *   TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16: A and B converted to that type first (into workspace from
- *     tcgemm's pool; FP16 overflows to infinity past 65504), FP32 accumulation, FP32 C;
+ *     tcgemm's pool; FP16 overflows to infinity past 65504), FP32 accumulation, FP32 C; the product as
+ *     tcgemm_gemm_ex's default path on the packed copies (mma.sync where their rows are multiples of 8);
  *   TCGEMM_PRECISION_FP32: exact FP32 on the CUDA cores (no tensor cores: the reference to compare with).
  * The unit roundoff of the inputs' rounding is 2^-11 for TF32 and FP16, 2^-8 for BF16. */
 typedef enum tcgemm_precision {
