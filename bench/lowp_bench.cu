@@ -50,6 +50,29 @@ constexpr int32_t input_type_of() {
   return sizeof(In) == 4 ? TCGEMM_TYPE_F32 : std::is_same<In, __half>::value ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_BF16;
 }
 
+// Median of `reps` event-timed runs of f() after two untimed warm-ups, in milliseconds.
+template <class F>
+double median_ms(F&& f, int reps) {
+  cudaEvent_t t0, t1;
+  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
+  f();
+  f();
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
+    f();
+    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(t1), "timed run");
+    float x = 0;
+    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
+    ms.push_back(x);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  return median_of(ms);
+}
+
 // ---- the instruction ceiling ----------------------------------------------------------------------------
 constexpr int kPeakIters = 4096, kPeakWarps = 4;
 
@@ -82,25 +105,16 @@ double peak_tflops(int sms) {
   fill_kernel<<<64, 256>>>(a, input_type_of<In>(), int64_t(M) * K, 11);
   fill_kernel<<<64, 256>>>(b, input_type_of<In>(), int64_t(K) * N, 12);
   cuda_check(cudaGetLastError(), "fill_kernel");
-  cudaEvent_t t0, t1;
-  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
-  std::vector<double> ms;
-  for (int r = 0; r < 7; ++r) {
-    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
-    wmma_peak_kernel<In, FragT, Acc, M, N, K><<<blocks, kPeakWarps * 32>>>(a, b, c);
-    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(t1), "peak kernel");
-    float x = 0;
-    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
-    if (r >= 2) ms.push_back(x);
-  }
-  cudaEventDestroy(t0);
-  cudaEventDestroy(t1);
+  const double ms = median_ms(
+      [&] {
+        wmma_peak_kernel<In, FragT, Acc, M, N, K><<<blocks, kPeakWarps * 32>>>(a, b, c);
+        cuda_check(cudaGetLastError(), "peak kernel");
+      },
+      5);
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);
-  return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (median_of(ms) * 1e-3) / 1e12;
+  return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (ms * 1e-3) / 1e12;
 }
 
 // The mma.sync.m16n8k16 ceiling (FP32 accumulation): eight independent accumulators per warp on random
@@ -140,24 +154,15 @@ double mma_peak_tflops(int sms) {
   cuda_check(cudaMalloc(&c, size_t(blocks) * threads * sizeof(float)), "cudaMalloc");
   fill_kernel<<<1, 256>>>(ab, kBf16 ? TCGEMM_TYPE_BF16 : TCGEMM_TYPE_F16, 32 * 12, 13);
   cuda_check(cudaGetLastError(), "fill_kernel");
-  cudaEvent_t t0, t1;
-  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
-  std::vector<double> ms;
-  for (int r = 0; r < 7; ++r) {
-    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
-    mma_peak_kernel<kBf16><<<blocks, threads>>>(ab, c);
-    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(t1), "mma peak kernel");
-    float x = 0;
-    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
-    if (r >= 2) ms.push_back(x);
-  }
-  cudaEventDestroy(t0);
-  cudaEventDestroy(t1);
+  const double ms = median_ms(
+      [&] {
+        mma_peak_kernel<kBf16><<<blocks, threads>>>(ab, c);
+        cuda_check(cudaGetLastError(), "mma peak kernel");
+      },
+      5);
   cudaFree(ab);
   cudaFree(c);
-  return 2.0 * 16 * 8 * 16 * 8.0 * kPeakIters * (double(blocks) * kPeakWarps) / (median_of(ms) * 1e-3) / 1e12;
+  return 2.0 * 16 * 8 * 16 * 8.0 * kPeakIters * (double(blocks) * kPeakWarps) / (ms * 1e-3) / 1e12;
 }
 
 int type_bytes(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -178,27 +183,6 @@ std::vector<double> fetch(const void* d, int32_t type, int64_t n) {
   return out;
 }
 
-template <class F>
-double median_ms(F&& f, int reps) {
-  cudaEvent_t t0, t1;
-  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
-  f();
-  f();
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
-    f();
-    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(t1), "timed run");
-    float x = 0;
-    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
-    ms.push_back(x);
-  }
-  cudaEventDestroy(t0);
-  cudaEventDestroy(t1);
-  return median_of(ms);
-}
 
 struct Precision {
   const char* name;

@@ -29,6 +29,7 @@
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "families/lowp_c_element.cuh"
 #include "families/mma_lowp/launch.hpp"
 
 namespace tcgemm::detail {
@@ -125,20 +126,6 @@ __device__ __forceinline__ void load_operand_tile(uint32_t smem, const uint16_t*
   }
 }
 
-__device__ __forceinline__ float load_c(const void* c, int32_t type, int64_t i) {
-  switch (type) {
-    case TCGEMM_TYPE_F16: return __half2float(static_cast<const __half*>(c)[i]);
-    case TCGEMM_TYPE_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-    default: return static_cast<const float*>(c)[i];
-  }
-}
-__device__ __forceinline__ void store_c(void* c, int32_t type, int64_t i, float v) {
-  switch (type) {
-    case TCGEMM_TYPE_F16: static_cast<__half*>(c)[i] = __float2half_rn(v); break;
-    case TCGEMM_TYPE_BF16: static_cast<__nv_bfloat16*>(c)[i] = __float2bfloat16_rn(v); break;
-    default: static_cast<float*>(c)[i] = v; break;
-  }
-}
 
 // kAKMajor: op(A) = A^T (k contiguous); kBKMajor: op(B) = B (k contiguous).
 template <class In, bool kAKMajor, bool kBKMajor, class T>
@@ -236,8 +223,8 @@ __global__ void __launch_bounds__(T::kThreads) mma_lowp_kernel(const LowpArgs p)
           if (r < p.m && c < p.n) {
             const int64_t at = r + c * p.ldc;
             float v = p.alpha * acc[i][j][e];
-            if (p.beta != 0.0f) v = fmaf(p.beta, load_c(p.C, p.c_type, at), v);
-            store_c(p.C, p.c_type, at, v);
+            if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
+            store_c_element(p.C, p.c_type, at, v);
           }
         }
   }

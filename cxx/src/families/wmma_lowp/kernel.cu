@@ -31,6 +31,7 @@
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "families/lowp_c_element.cuh"
 #include "families/wmma_lowp/launch.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
@@ -73,20 +74,6 @@ __device__ __forceinline__ float acc_to_float<__half>(__half v) {
   return __half2float(v);
 }
 
-__device__ __forceinline__ float load_c(const void* c, int32_t type, int64_t i) {
-  switch (type) {
-    case TCGEMM_TYPE_F16: return __half2float(static_cast<const __half*>(c)[i]);
-    case TCGEMM_TYPE_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-    default: return static_cast<const float*>(c)[i];
-  }
-}
-__device__ __forceinline__ void store_c(void* c, int32_t type, int64_t i, float v) {
-  switch (type) {
-    case TCGEMM_TYPE_F16: static_cast<__half*>(c)[i] = __float2half_rn(v); break;
-    case TCGEMM_TYPE_BF16: static_cast<__nv_bfloat16*>(c)[i] = __float2bfloat16_rn(v); break;
-    default: static_cast<float*>(c)[i] = v; break;
-  }
-}
 
 // Copies rows x cols of a column-major `op` view into shared memory. Element (r, c) of op(X), X stored with
 // leading dimension ld, is x[r + c * ld] untransposed and x[c + r * ld] transposed. The shared copy has
@@ -195,8 +182,8 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTile>::kThread
           if (r < p.m && c < p.n) {
             const int64_t at = r + c * p.ldc;
             float v = p.alpha * acc_to_float<Acc>(scratch[e]);
-            if (p.beta != 0.0f) v = fmaf(p.beta, load_c(p.C, p.c_type, at), v);
-            store_c(p.C, p.c_type, at, v);
+            if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
+            store_c_element(p.C, p.c_type, at, v);
           }
         }
         __syncwarp();  // the scratch is read before the next fragment overwrites it
