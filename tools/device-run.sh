@@ -19,6 +19,8 @@
 #               copies by row length (--strided), and per-call stream timelines (TCGEMM_HOST_PROFILE=1)
 #   lowp-bench  tcgemm-lowp-bench: tcgemm_gemm_ex (F16, BF16, TF32 on every WMMA shape) against its WMMA
 #               instruction ceilings and cublasGemmEx, n = 4096 and 8192
+#   lowp-accuracy  tcgemm-lowp-accuracy: tcgemm_sgemm's error in each precision against an FP64 reference,
+#               n = 1024, k = 64 ... 16384 (the README's accuracy table)
 #   host-threads  tcgemm_dgemm_host alone at 8192 and 16384 with 4, 8, 12 and 15 staging threads
 #               (TCGEMM_HOST_COPY_THREADS), one process each: where pageable arrays' staging saturates
 set -uo pipefail
@@ -179,6 +181,11 @@ for step in "$@"; do
       "$build/bench/tcgemm-lowp-bench" --sizes 4096,8192 >"$out/lowp-bench.txt" 2>&1
       note "-- lowp-bench: exit $?"
       tee -a "$summary" <"$out/lowp-bench.txt" >/dev/null
+      ;;
+    lowp-accuracy)
+      "$build/bench/tcgemm-lowp-accuracy" >"$out/lowp-accuracy.txt" 2>&1
+      note "-- lowp-accuracy: exit $?"
+      tee -a "$summary" <"$out/lowp-accuracy.txt" >/dev/null
       ;;
     *) note "unknown step $step" ;;
   esac
