@@ -256,10 +256,10 @@ tcgemm_status launch_forms(const LowpProblem& p, const DeviceContext& ctx, cudaS
 // 4096 and 8192 against the other candidates (bench/results/2026-11-23-h100-lower-precisions/), as a fraction
 // of the mma.sync ceiling: 128x128x32 with 4 stages 0.45-0.49, 128x256x32 (8 warps) 0.41-0.43, 256x128x32
 // 0.41-0.44, 128x256x64 with 3 stages 0.49-0.53, 128x128x32 with 8 warps of 64 x 32 0.45-0.48, this one
-// 0.49-0.53. Every candidate is bound by shared memory: per 16-deep k step a warp's ldmatrix reads (4 KiB
-// for its 32 mma.sync) and the block's cp.async writes take about as many shared-memory cycles as the
-// tensor cores need for the products, on a GPU whose mma.sync is faster per clock than the A100's but whose
-// shared memory is not. wgmma, which reads its operands from shared memory itself, is the way past it.
+// 0.49-0.53. ncu on this one (n = 4096): tensor pipe 49% busy, shared memory 38%, occupancy 8 warps per SM
+// (shared memory and 236 registers), most stalls on fixed-latency dependencies: it is latency-bound, not
+// bandwidth-bound. Fragments double-buffered in registers across the 16-deep k steps, or more warps, are the
+// next things to try; wgmma (sm_90a) the way to cuBLAS's speed.
 using DefaultTiling = Tiling<128, 128, 64, 2, 2, 3>;
 static_assert(DefaultTiling::kSmemBytes <= 99 * 1024, "mma_lowp: within the smallest opt-in limit of a cc >= 8.0 device");
 
