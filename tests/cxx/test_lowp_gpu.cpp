@@ -27,6 +27,7 @@ struct Case {
   int32_t in, c_type, compute;
   int32_t shape, tile, pad;
   float alpha, beta;
+  int64_t offset = 0;  // A and B start this many elements into their buffers (1: only 2-byte aligned)
 };
 
 std::string name(const Case& c) {
@@ -94,9 +95,10 @@ struct Device {
   const bool fast = c.shape == 0;
   const int64_t lda = fast ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = fast ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
   const int64_t ldc = c.m + 2;
-  Typed a(c.in, size_t(lda * a_cols)), b(c.in, size_t(ldb * b_cols)), c0(c.c_type, size_t(ldc * c.n));
-  for (size_t i = 0; i < size_t(lda * a_cols); ++i) a.set(i, u(rng));
-  for (size_t i = 0; i < size_t(ldb * b_cols); ++i) b.set(i, u(rng));
+  const int64_t off = c.offset;
+  Typed a(c.in, size_t(lda * a_cols + off)), b(c.in, size_t(ldb * b_cols + off)), c0(c.c_type, size_t(ldc * c.n));
+  for (size_t i = 0; i < size_t(lda * a_cols + off); ++i) a.set(i, u(rng));
+  for (size_t i = 0; i < size_t(ldb * b_cols + off); ++i) b.set(i, u(rng));
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < ldc; ++i) {
       const bool guard = i >= c.m;
@@ -108,7 +110,9 @@ struct Device {
   cfg.shape = c.shape;
   cfg.tile = c.tile;
   cfg.pad_a = cfg.pad_b = c.pad;
-  const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, da.p, c.in, lda, db.p, c.in, ldb, c.beta,
+  const void* a_first = static_cast<const unsigned char*>(da.p) + off * bytes_of(c.in);
+  const void* b_first = static_cast<const unsigned char*>(db.p) + off * bytes_of(c.in);
+  const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a_first, c.in, lda, b_first, c.in, ldb, c.beta,
                                           dc.p, c.c_type, ldc, c.compute, fast ? nullptr : &cfg, nullptr);
   if (st != TCGEMM_SUCCESS) return ::testing::AssertionFailure() << name(c) << ": " << tcgemm_last_error();
   if (cudaDeviceSynchronize() != cudaSuccess) return ::testing::AssertionFailure() << name(c) << ": kernel failed";
@@ -129,8 +133,8 @@ struct Device {
       }
       double sum = 0.0, mag = 0.0;
       for (int64_t l = 0; l < c.k; ++l) {
-        const double x = a.get(size_t(na ? i + l * lda : l + i * lda));
-        const double y = b.get(size_t(nb ? l + j * ldb : j + l * ldb));
+        const double x = a.get(size_t(off + (na ? i + l * lda : l + i * lda)));
+        const double y = b.get(size_t(off + (nb ? l + j * ldb : j + l * ldb)));
         sum += x * y;
         mag += std::fabs(x * y);
       }
@@ -233,6 +237,12 @@ TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
   // Not taken by the fast path: m = 203 untransposed, k = 37 (WMMA family, default configuration).
   EXPECT_TRUE(run_case({'N', 'N', 203, 64, 40, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.5f}, seed++));
   EXPECT_TRUE(run_case({'T', 'N', 64, 64, 37, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.0f}, seed++));
+  // A and B one element off 16-byte alignment, sizes the fast path would otherwise take: the WMMA family.
+  for (const char* f : kForms) {
+    Case c{f[0], f[1], 136, 72, 200, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.5f};
+    c.offset = 1;
+    EXPECT_TRUE(run_case(c, seed++));
+  }
 }
 
 // tcgemm_sgemm on FP32 device arrays in every precision: the inputs are random floats, so FP16 and BF16

@@ -1,6 +1,7 @@
 // tcgemm_gemm_ex and tcgemm_wmma_config_resolve: the lower-precision WMMA shapes on device arrays (family
-// wmma_lowp; without a configuration, F16/BF16 with FP32 accumulation take family mma_lowp where it applies). Checks: the types (arguments 8, 11, 15, 17) and the configuration (18) first, since the
-// element sizes and the shape rules follow from them, then the BLAS arguments (1-16); then, as for every
+// wmma_lowp; without a configuration, F16/BF16 with FP32 accumulation take family mma_lowp where it
+// applies: api/lowp_call's run_lowp_product). Checks: the types (arguments 8, 11, 15, 17) and the
+// configuration (18) first, since the element sizes and the shape rules follow from them, then the BLAS arguments (1-16); then, as for every
 // GEMM entry point (api/gemm_call.hpp): quick return, device gate, configuration on this device, pending
 // CUDA error, launch. Nothing touches the GPU before the checks pass.
 #include <cstdio>
@@ -9,7 +10,6 @@
 #include "core/arguments.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "families/mma_lowp/launch.hpp"
 #include "families/wmma_lowp/launch.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
@@ -39,12 +39,8 @@ extern "C" tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int
   if (lowp_quick_return(p)) return TCGEMM_SUCCESS;
   DeviceContext ctx;
   TCGEMM_TRY(device_gate(-1, &ctx));
-  // No configuration: the mma.sync fast path where its layout rules hold; a configuration asks for the WMMA
-  // family (the article's experiments).
-  const bool fast = config == nullptr && mma_lowp_eligible(p);
-  if (!fast) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, kGemmExConfigPosition));
-  TCGEMM_TRY(take_pending_cuda_error());
-  return fast ? launch_mma_lowp(p, ctx, stream) : launch_wmma_lowp(p, resolved, ctx, stream);
+  // A configuration asks for the WMMA family (the article's experiments); none, for the default path.
+  return run_lowp_product(p, config != nullptr, resolved, kGemmExConfigPosition, ctx, stream);
 }
 
 extern "C" tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute,

@@ -4,6 +4,7 @@
 #include <cinttypes>
 
 #include "core/errors.hpp"
+#include "families/mma_lowp/launch.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
 namespace tcgemm::detail {
@@ -27,6 +28,9 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
   return TCGEMM_SUCCESS;
 }
 
+namespace {
+
+// The configuration's shared memory against the device's opt-in limit (blamed on `config_position`).
 tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpProblem& p, const DeviceContext& ctx,
                                        int config_position) {
   const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4);
@@ -38,6 +42,16 @@ tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpPr
                          p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), ctx.device,
                          ctx.smem_optin);
   return TCGEMM_SUCCESS;
+}
+
+}  // namespace
+
+tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
+                               int config_position, const DeviceContext& ctx, cudaStream_t stream) {
+  const bool fast = !configured && mma_lowp_eligible(p);
+  if (!fast) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
+  TCGEMM_TRY(take_pending_cuda_error());
+  return fast ? launch_mma_lowp(p, ctx, stream) : launch_wmma_lowp(p, resolved, ctx, stream);
 }
 
 }  // namespace tcgemm::detail

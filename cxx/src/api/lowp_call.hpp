@@ -15,8 +15,11 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
 inline bool lowp_quick_return(const LowpProblem& p) {
   return p.m == 0 || p.n == 0 || ((p.alpha == 0.0f || p.k == 0) && p.beta == 1.0f);
 }
-// The configuration's shared memory against the device's opt-in limit (blamed on `config_position`).
-tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& resolved, const LowpProblem& p,
-                                       const DeviceContext& ctx, int config_position);
+// The last steps of a checked, non-quick-return problem on the gated device: which kernel, its configuration
+// on this device, the pending CUDA error, the launch. Without a configuration (configured false) F16/BF16 with
+// FP32 accumulation take the mma.sync fast path where its rule holds (families/mma_lowp); otherwise the WMMA
+// family with `resolved`, whose shared memory is checked against the device (blamed on config_position).
+tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
+                               int config_position, const DeviceContext& ctx, cudaStream_t stream);
 
 }  // namespace tcgemm::detail

@@ -1,10 +1,9 @@
-// tcgemm_sgemm: FP32 arrays on the device, computed in TF32, FP16 or BF16 on the tensor cores (family
-// wmma_lowp, after converting A and B for FP16 and BF16) or exactly in FP32 on the CUDA cores.
+// tcgemm_sgemm: FP32 arrays on the device, computed in TF32, FP16 or BF16 on the tensor cores (tcgemm_gemm_ex's
+// default path, after converting A and B for FP16 and BF16) or exactly in FP32 on the CUDA cores.
 #include "api/lowp_call.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
-#include "families/mma_lowp/launch.hpp"
 #include "families/sgemm_simt/launch.hpp"
 #include "families/wmma_lowp/convert.hpp"
 #include "families/wmma_lowp/rules.hpp"
@@ -18,11 +17,9 @@ constexpr int kPrecisionPosition = 14;  // after reference SGEMM's 13 arguments
 // The tensor-core product of p (whose A and B are already of p.input_type) with the type's default
 // configuration.
 tcgemm_status run_lowp(const LowpProblem& p, const DeviceContext& ctx, cudaStream_t stream) {
-  if (mma_lowp_eligible(p)) return launch_mma_lowp(p, ctx, stream);  // F16/BF16 fast path
   tcgemm_wmma_config r{};
   TCGEMM_TRY(validate_lowp_config(nullptr, p.input_type, p.compute, kPrecisionPosition, &r));
-  TCGEMM_TRY(check_lowp_shared_memory(r, p, ctx, kPrecisionPosition));
-  return launch_wmma_lowp(p, r, ctx, stream);
+  return run_lowp_product(p, false, r, kPrecisionPosition, ctx, stream);
 }
 
 }  // namespace

@@ -365,13 +365,12 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
       for (int64_t s0 = 0, sc = 0, j = 0; s0 < streamed_len; s0 += sc, ++count, ++j) {
         sc = host_panel_width(s, streamed_len - s0);
         const int slot = int(count % HostEngine::kSlots);
-        double* const streamed = panel[slot];
         const Tile t = s.resident_a ? Tile{slot, r0, s0, rc, sc} : Tile{slot, s0, r0, sc, rc};
         // The slot's previous C tile must have left before its buffers are refilled.
         TCGEMM_CUDA_TRY(cudaStreamWaitEvent(e.upload, e.slot_free[slot], 0));
         const HostBlock sb = s.resident_a ? b_cols(s0, sc) : a_rows(s0, sc);
         const int up_span = profile.begin(PipelineProfile::kUpload, e.upload);
-        TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, streamed));
+        TCGEMM_TRY(upload(e, sb, s.resident_a ? b_pinned : a_pinned, panel[slot]));
         bytes_up += sb.rows * sb.cols * 8;
         if (p.beta != 0.0) {
           TCGEMM_TRY(upload(e, {p.C + t.i0 + t.j0 * p.ldc, p.ldc, t.rows, t.cols}, c_pinned, tile[slot]));
@@ -392,9 +391,9 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
         GemmProblem d = p;
         d.m = t.rows;
         d.n = t.cols;
-        d.A = s.resident_a ? resident : streamed;
+        d.A = s.resident_a ? resident : panel[slot];
         d.lda = ab.rows;
-        d.B = s.resident_a ? streamed : resident;
+        d.B = s.resident_a ? panel[slot] : resident;
         d.ldb = bb.rows;
         d.C = tile[slot];
         d.ldc = t.rows;

@@ -35,7 +35,6 @@
 namespace tcgemm::detail {
 namespace {
 
-constexpr int64_t kMaxGridX = 2147483647;
 
 // A block's tiling: a kTileM x kTileN tile of C, k by kTileK through kStages buffers, kWarpsM x kWarpsN warps
 // of 64 x 64 (or 64 x 32) each.
@@ -232,12 +231,10 @@ __global__ void __launch_bounds__(T::kThreads) mma_lowp_kernel(const LowpArgs p)
 
 template <class In, bool kAKMajor, bool kBKMajor, class T>
 tcgemm_status launch_instance(const LowpProblem& pr, const DeviceContext& ctx, cudaStream_t stream) {
-  LowpArgs args = lowp_kernel_args(pr, T::kTileM);
-  args.m_tiles = ceil_div_nonneg(pr.m, int64_t(T::kTileM));
-  args.total_tiles = args.m_tiles * ceil_div_nonneg(pr.n, int64_t(T::kTileN));
+  const LowpArgs args = lowp_kernel_args(pr, T::kTileM, T::kTileN);
   auto* kernel = mma_lowp_kernel<In, kAKMajor, kBKMajor, T>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "mma_lowp_kernel"));
-  const unsigned grid = static_cast<unsigned>(args.total_tiles < kMaxGridX ? args.total_tiles : kMaxGridX);
+  const unsigned grid = lowp_grid(args);
   kernel<<<grid, T::kThreads, T::kSmemBytes, stream>>>(args);
   TCGEMM_CHECK_LAUNCH("mma_lowp_kernel");
   return TCGEMM_SUCCESS;

@@ -13,7 +13,6 @@ namespace tcgemm::detail {
 namespace {
 
 constexpr int kTile = 64, kTileK = 16, kSide = 16, kPer = kTile / kSide, kThreads = kSide * kSide;
-constexpr int64_t kMaxGridX = 2147483647;
 static_assert(kPer * kSide == kTile, "sgemm_simt: each thread covers kPer x kPer elements, kSide apart");
 
 
@@ -73,7 +72,7 @@ __global__ void __launch_bounds__(kThreads) sgemm_simt_kernel(const LowpArgs p) 
 
 tcgemm_status launch_sgemm_simt(const LowpProblem& pr, cudaStream_t stream) {
   const LowpArgs a = lowp_kernel_args(pr, kTile);
-  const unsigned grid = static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
+  const unsigned grid = lowp_grid(a);
   sgemm_simt_kernel<<<grid, kThreads, 0, stream>>>(a);
   TCGEMM_CHECK_LAUNCH("sgemm_simt_kernel");
   return TCGEMM_SUCCESS;

@@ -42,7 +42,6 @@ using namespace nvcuda;
 
 constexpr int kWarpThreads = 32;
 constexpr int64_t kDefaultDynamicSmemBytes = 48 * 1024;
-constexpr int64_t kMaxGridX = 2147483647;
 
 // The stored element type and the WMMA fragment element type of each input kind.
 template <class In>
@@ -197,7 +196,7 @@ tcgemm_status launch_instance(const LowpArgs& args, int64_t smem_bytes, const De
   auto* kernel = wmma_lowp_kernel<In, Acc, FM, FN, FK, kTile>;
   if (smem_bytes > kDefaultDynamicSmemBytes)
     TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "wmma_lowp_kernel"));
-  const unsigned grid = static_cast<unsigned>(args.total_tiles < kMaxGridX ? args.total_tiles : kMaxGridX);
+  const unsigned grid = lowp_grid(args);
   kernel<<<grid, LowpShape<In, Acc, FM, FN, FK, kTile>::kThreads, static_cast<size_t>(smem_bytes), stream>>>(args);
   TCGEMM_CHECK_LAUNCH("wmma_lowp_kernel");
   return TCGEMM_SUCCESS;

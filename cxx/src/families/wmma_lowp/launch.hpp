@@ -67,9 +67,10 @@ inline LowpProblem lowp_problem(char transa, char transb, int64_t m, int64_t n, 
   return p;
 }
 
-// The parameter fields every lower-precision kernel reads (wmma_lowp's, and the exact-FP32 kernel's), for
-// square C tiles of `tile`; the family's own fields (tile_k, paddings, tile offsets) stay 0.
-inline LowpArgs lowp_kernel_args(const LowpProblem& p, int64_t tile) {
+// The parameter fields every lower-precision kernel reads (wmma_lowp's, mma_lowp's and the exact-FP32
+// kernel's), for C tiles of tile_m x tile_n (default square); the WMMA family's own fields (tile_k, paddings,
+// tile offsets) stay 0.
+inline LowpArgs lowp_kernel_args(const LowpProblem& p, int64_t tile_m, int64_t tile_n = 0) {
   LowpArgs a{};
   a.A = p.A;
   a.B = p.B;
@@ -85,9 +86,16 @@ inline LowpArgs lowp_kernel_args(const LowpProblem& p, int64_t tile) {
   a.c_type = p.c_type;
   a.trans_a = p.transa == 'T';
   a.trans_b = p.transb == 'T';
-  a.m_tiles = ceil_div_nonneg(p.m, tile);
-  a.total_tiles = a.m_tiles * ceil_div_nonneg(p.n, tile);
+  a.m_tiles = ceil_div_nonneg(p.m, tile_m);
+  a.total_tiles = a.m_tiles * ceil_div_nonneg(p.n, tile_n > 0 ? tile_n : tile_m);
   return a;
+}
+
+// The grid of a lower-precision kernel: one block per C tile up to gridDim.x's limit; the kernels walk the
+// tiles with a grid-stride loop, so any tile count is covered.
+inline unsigned lowp_grid(const LowpArgs& a) {
+  constexpr int64_t kMaxGridX = 2147483647;
+  return static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
 }
 
 // Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked
