@@ -2,8 +2,8 @@
 // and against cuBLAS (cublasGemmEx) on the same random device data, in one process.
 //   - ceiling: a peak kernel per WMMA shape and precision (fragments in registers, niter mma_sync per warp,
 //     as the CUDA Fortran tensor-core article's dmma_peak does for FP64);
-//   - the mma.sync m16n8k16 ceiling the same way, for F16 and BF16 with FP32 accumulation;
-//   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16 with FP32
+//   - the mma.sync ceiling the same way (m16n8k16 for F16 and BF16, m16n8k8 for TF32; FP32 accumulation);
+//   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16/TF32 with FP32
 //     accumulation), then the WMMA family at every shape, tiles 64 and 128, default tile_k and paddings;
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
@@ -117,9 +117,10 @@ double peak_tflops(int sms) {
   return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (ms * 1e-3) / 1e12;
 }
 
-// The mma.sync.m16n8k16 ceiling (FP32 accumulation): eight independent accumulators per warp on random
-// fragments, the instruction the fast path (family mma_lowp) issues.
-template <bool kBf16>
+// The mma.sync ceilings (FP32 accumulation): eight independent accumulators per warp on random fragments,
+// the instructions the fast path (family mma_lowp) issues: m16n8k16 for F16 and BF16, m16n8k8 for TF32.
+enum class MmaKind { F16, Bf16, Tf32 };
+template <MmaKind kKind>
 __global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_t* ab, float* c) {
   const int lane = int(threadIdx.x) % 32;
   uint32_t a[4], b[2];
@@ -129,7 +130,12 @@ __global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_
   for (int it = 0; it < kPeakIters; ++it)
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-      if constexpr (kBf16)
+      if constexpr (kKind == MmaKind::Tf32)
+        asm volatile(
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+            : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+      else if constexpr (kKind == MmaKind::Bf16)
         asm volatile(
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
             : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
@@ -145,24 +151,26 @@ __global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_
   c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-template <bool kBf16>
+template <MmaKind kKind>
 double mma_peak_tflops(int sms) {
   const int blocks = sms * 8, threads = kPeakWarps * 32;
   uint32_t* ab = nullptr;
   float* c = nullptr;
   cuda_check(cudaMalloc(&ab, 32 * 6 * sizeof(uint32_t)), "cudaMalloc");
   cuda_check(cudaMalloc(&c, size_t(blocks) * threads * sizeof(float)), "cudaMalloc");
-  fill_kernel<<<1, 256>>>(ab, kBf16 ? TCGEMM_TYPE_BF16 : TCGEMM_TYPE_F16, 32 * 12, 13);
+  const int32_t type = kKind == MmaKind::Tf32 ? TCGEMM_TYPE_F32 : kKind == MmaKind::Bf16 ? TCGEMM_TYPE_BF16 : TCGEMM_TYPE_F16;
+  fill_kernel<<<1, 256>>>(ab, type, kKind == MmaKind::Tf32 ? 32 * 6 : 32 * 12, 13);
   cuda_check(cudaGetLastError(), "fill_kernel");
   const double ms = median_ms(
       [&] {
-        mma_peak_kernel<kBf16><<<blocks, threads>>>(ab, c);
+        mma_peak_kernel<kKind><<<blocks, threads>>>(ab, c);
         cuda_check(cudaGetLastError(), "mma peak kernel");
       },
       5);
   cudaFree(ab);
   cudaFree(c);
-  return 2.0 * 16 * 8 * 16 * 8.0 * kPeakIters * (double(blocks) * kPeakWarps) / (ms * 1e-3) / 1e12;
+  const double k = kKind == MmaKind::Tf32 ? 8 : 16;
+  return 2.0 * 16 * 8 * k * 8.0 * kPeakIters * (double(blocks) * kPeakWarps) / (ms * 1e-3) / 1e12;
 }
 
 int type_bytes(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -239,8 +247,9 @@ int run(int argc, char** argv) {
   precisions[2].peak[1] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 32, 8, 16>(sms);
   precisions[2].peak[2] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 8, 32, 16>(sms);
   precisions[3].peak[0] = peak_tflops<float, wmma::precision::tf32, float, 16, 16, 8>(sms);
-  precisions[0].mma_peak = mma_peak_tflops<false>(sms);
-  precisions[2].mma_peak = mma_peak_tflops<true>(sms);
+  precisions[0].mma_peak = mma_peak_tflops<MmaKind::F16>(sms);
+  precisions[2].mma_peak = mma_peak_tflops<MmaKind::Bf16>(sms);
+  precisions[3].mma_peak = mma_peak_tflops<MmaKind::Tf32>(sms);
 
   cublasHandle_t h = nullptr;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
@@ -248,7 +257,7 @@ int run(int argc, char** argv) {
     return 1;
   }
   std::printf("# device %s; median of %d event-timed runs; TFLOP/s; frac = tcgemm / ceiling (shape mma.sync: the default "
-              "path, against the mma.sync m16n8k16 ceiling; the others: the WMMA family, against its WMMA shape's); "
+              "path, against the mma.sync m16n8k16 (TF32: m16n8k8) ceiling; the others: the WMMA family, against its WMMA shape's); "
               "x = tcgemm / cuBLAS; diff = ||C_tcgemm - C_cublas|| / ||C_cublas||\n",
               prop.name, reps);
   std::printf("%-15s %-9s %5s %6s %9s %9s %9s %6s %6s %9s\n", "precision", "shape", "tile", "n", "tcgemm", "cublas",
@@ -303,8 +312,8 @@ int run(int argc, char** argv) {
                     std::sqrt(num / (den > 0 ? den : 1.0)));
         std::fflush(stdout);
       };
-      // The default path first: for F16/BF16 with FP32 accumulation the mma.sync fast path, against the
-      // mma.sync ceiling.
+      // The default path first: for F16/BF16/TF32 with FP32 accumulation the mma.sync fast path (TF32 with
+      // its packing included), against the mma.sync ceiling.
       if (pr.mma_peak > 0) measure(nullptr, "mma.sync", 128, pr.mma_peak);
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
         for (int tile : {64, 128}) {

@@ -28,6 +28,7 @@ struct Case {
   int32_t shape, tile, pad;
   float alpha, beta;
   int64_t offset = 0;  // A and B start this many elements into their buffers (1: only 2-byte aligned)
+  bool odd_ld = false;  // odd leading dimensions on the default path too (TF32 packs any)
 };
 
 std::string name(const Case& c) {
@@ -93,7 +94,8 @@ struct Device {
   // Odd strides for the WMMA family; for the default path (shape 0: no configuration) strides of whole
   // 16-byte units past the rows, which the mma.sync fast path needs. Guard rows in C either way.
   const bool fast = c.shape == 0;
-  const int64_t lda = fast ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = fast ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
+  const bool whole = fast && !c.odd_ld;
+  const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = whole ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
   const int64_t ldc = c.m + 2;
   const int64_t off = c.offset;
   Typed a(c.in, size_t(lda * a_cols + off)), b(c.in, size_t(ldb * b_cols + off)), c0(c.c_type, size_t(ldc * c.n));
@@ -303,6 +305,49 @@ TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
     }
   if (bad == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << what << ": " << bad << " bad elements, first " << first;
+}
+
+// TF32 without a configuration: op(A) and op(B) packed k-contiguous and rounded to TF32, then mma.sync
+// m16n8k8 (family mma_lowp): every form and C type, k not a multiple of 4 (the packs' zero padding), odd
+// leading dimensions and a start one element off 16 bytes (the packs take any layout), beta = 0 over NaN.
+TEST(MmaLowp, Tf32DefaultPathPacked) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 900;
+  for (const char* f : kForms) {
+    const char ta = f[0], tb = f[1];
+    EXPECT_TRUE(run_case({ta, tb, 264, 136, 520, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.0f},
+                         seed++));
+    Case odd{ta, tb, 131, 77, 37, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, -1.25f, 0.5f};
+    odd.odd_ld = true;
+    odd.offset = 1;
+    EXPECT_TRUE(run_case(odd, seed++));
+    EXPECT_TRUE(run_case({ta, tb, 1, 1, 1, TCGEMM_TYPE_F32, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 2.0f}, seed++));
+    EXPECT_TRUE(run_case({ta, tb, 70, 90, 203, TCGEMM_TYPE_F32, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, 0, 0, 0, 0.5f, 0.0f}, seed++));
+  }
+}
+
+// The 256 x 128 tiling, which problems with at least one such tile per SM take (132 on the H100; smaller
+// problems, as in the tests above, take 128 x 128): every form of F16, BF16 and TF32, m and n not multiples
+// of the tile, k within one k-tile and over several with a partial last one.
+TEST(MmaLowp, LargeTilingEveryFormAndType) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1000;
+  for (const char* f : kForms)
+    EXPECT_TRUE(run_case({f[0], f[1], 1544, 2400, 24, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
+                          0.0f},
+                         seed++));
+  EXPECT_TRUE(run_case({'T', 'N', 1544, 2400, 136, TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
+                        -0.5f},
+                       seed++));
+  EXPECT_TRUE(run_case({'N', 'T', 1544, 2400, 72, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 2.0f,
+                        0.0f},
+                       seed++));
+  Case tf32{'N', 'N', 1544, 2400, 21, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.25f};
+  tf32.odd_ld = true;
+  EXPECT_TRUE(run_case(tf32, seed++));
+  EXPECT_TRUE(run_case({'T', 'T', 1544, 2400, 40, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
+                        0.0f},
+                       seed++));
 }
 
 TEST(Sgemm, EveryPrecisionAndForm) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "families/mma_lowp/launch.hpp"
+#include "families/mma_lowp/tf32_pack.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
@@ -314,7 +315,7 @@ TEST(MmaLowpRule, WhichProblemsTakeTheFastPath) {
   };
   using P = tcgemm::detail::LowpProblem;
   EXPECT_TRUE(with([](P& q) { q.input_type = TCGEMM_TYPE_BF16; }));
-  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; }));  // TF32: WMMA
+  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; }));  // TF32: packed first (below)
   EXPECT_FALSE(with([](P& q) { q.compute = TCGEMM_TYPE_F16; }));     // FP16 accumulation: WMMA
   EXPECT_FALSE(with([](P& q) { q.alpha = 0.0f; }));
   EXPECT_FALSE(with([](P& q) { q.k = 0; }));
@@ -328,6 +329,74 @@ TEST(MmaLowpRule, WhichProblemsTakeTheFastPath) {
   EXPECT_TRUE(with([](P& q) { q.transa = 'T'; q.m = 203; q.lda = 264; }));
   EXPECT_FALSE(with([](P& q) { q.transb = 'T'; q.ldb = 80; }));  // n = 77
   EXPECT_TRUE(with([](P& q) { q.transb = 'T'; q.n = 80; q.ldb = 80; }));
+}
+
+// TF32 takes the fast path on packed copies, so any layout is eligible; alpha = 0 and k = 0 (A and B not
+// read) and the other types are not. The packs' leading dimension is k rounded up to 16 bytes, and their
+// sizes are refused when they do not fit int64 (the caller then runs the WMMA family in place).
+TEST(MmaLowpRule, Tf32TakesThePackedFastPath) {
+  tcgemm::detail::LowpProblem p;
+  p.transa = 'T';
+  p.transb = 'T';
+  p.m = 131;
+  p.n = 77;
+  p.k = 37;
+  p.lda = 41;
+  p.ldb = 79;
+  p.A = reinterpret_cast<const void*>(uintptr_t(4100));  // 4-byte aligned only
+  p.B = reinterpret_cast<const void*>(uintptr_t(4));
+  p.input_type = TCGEMM_TYPE_F32;
+  p.compute = TCGEMM_TYPE_F32;
+  EXPECT_TRUE(tcgemm::detail::mma_lowp_tf32_eligible(p));
+  EXPECT_FALSE(tcgemm::detail::mma_lowp_eligible(p));
+  auto with = [&](auto change) {
+    tcgemm::detail::LowpProblem q = p;
+    change(q);
+    return tcgemm::detail::mma_lowp_tf32_eligible(q);
+  };
+  using P = tcgemm::detail::LowpProblem;
+  EXPECT_FALSE(with([](P& q) { q.alpha = 0.0f; }));
+  EXPECT_FALSE(with([](P& q) { q.k = 0; }));
+  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F16; }));
+  EXPECT_FALSE(with([](P& q) { q.compute = TCGEMM_TYPE_F16; }));
+
+  EXPECT_EQ(tcgemm::detail::tf32_pack_ld(1), 4);
+  EXPECT_EQ(tcgemm::detail::tf32_pack_ld(37), 40);
+  EXPECT_EQ(tcgemm::detail::tf32_pack_ld(40), 40);
+  int64_t a = 0, b = 0;
+  ASSERT_TRUE(tcgemm::detail::tf32_pack_bytes(p, &a, &b));
+  EXPECT_EQ(a, 40 * 131 * 4);
+  EXPECT_EQ(b, 40 * 77 * 4);
+  P huge = p;
+  huge.m = int64_t(1) << 40;
+  huge.k = int64_t(1) << 22;
+  EXPECT_FALSE(tcgemm::detail::tf32_pack_bytes(huge, &a, &b));
+}
+
+// The fast path's tiling: 256 x 128 tiles (144 KiB of shared memory) where the device's blocks may have that
+// and the problem has a tile for every SM; otherwise 128 x 128 (96 KiB).
+TEST(MmaLowpRule, TilingByDeviceAndSize) {
+  using tcgemm::detail::MmaLowpTiling;
+  tcgemm::detail::DeviceContext h100;
+  h100.sm_count = 132;
+  h100.smem_optin = 227 * 1024;
+  tcgemm::detail::LowpProblem p;
+  p.m = 8192;
+  p.n = 8192;
+  EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, h100), MmaLowpTiling::Large);
+  p.m = 1544;  // 7 x 19 = 133 tiles of 256 x 128
+  p.n = 2400;
+  EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, h100), MmaLowpTiling::Large);
+  p.n = 2304;  // 7 x 18 = 126
+  EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, h100), MmaLowpTiling::Small);
+  p.m = 1;
+  p.n = int64_t(1) << 20;  // 1 x 8192 tiles
+  EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, h100), MmaLowpTiling::Large);
+  tcgemm::detail::DeviceContext ada = h100;  // sm_89: 99 KiB per block
+  ada.smem_optin = 99 * 1024;
+  p.m = p.n = 8192;
+  EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, ada), MmaLowpTiling::Small);
+  EXPECT_GE(ada.smem_optin, tcgemm::detail::kMmaLowpSmallSmemBytes);
 }
 
 }  // namespace

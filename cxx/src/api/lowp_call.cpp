@@ -3,8 +3,11 @@
 
 #include <cinttypes>
 
+#include "core/checked_math.hpp"
 #include "core/errors.hpp"
+#include "core/memory_pool.hpp"
 #include "families/mma_lowp/launch.hpp"
+#include "families/mma_lowp/tf32_pack.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
 namespace tcgemm::detail {
@@ -44,14 +47,62 @@ tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpPr
   return TCGEMM_SUCCESS;
 }
 
+// Packed copies above this size are taken only while the device has twice as much free memory; otherwise
+// the TF32 product runs in place on the WMMA family rather than fail for want of scratch memory.
+constexpr int64_t kTf32PackCheckFreeBytes = int64_t(256) << 20;
+
+// Whether the TF32 fast path's packed copies (bytes) may be taken from the pool now.
+tcgemm_status tf32_pack_fits(int64_t bytes, bool* fits) {
+  *fits = true;
+  if (bytes <= kTf32PackCheckFreeBytes) return TCGEMM_SUCCESS;
+  size_t free_bytes = 0, total_bytes = 0;
+  TCGEMM_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+  *fits = uint64_t(bytes) <= free_bytes / 2;
+  return TCGEMM_SUCCESS;
+}
+
+// The TF32 fast path: op(A)^T and op(B) packed and rounded into scratch memory ordered on `stream`, then the
+// mma.sync kernel on the copies (families/mma_lowp/tf32_pack.hpp).
+tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_bytes, const DeviceContext& ctx,
+                              cudaStream_t stream) {
+  StreamScratch a_buf, b_buf;
+  void* a_pack = nullptr;
+  void* b_pack = nullptr;
+  TCGEMM_TRY(a_buf.allocate(ctx, size_t(a_bytes), stream, &a_pack));
+  TCGEMM_TRY(b_buf.allocate(ctx, size_t(b_bytes), stream, &b_pack));
+  const float* A = static_cast<const float*>(p.A);
+  const float* B = static_cast<const float*>(p.B);
+  TCGEMM_TRY(launch_tf32_pack(A, p.lda, p.transa == 'T', p.k, p.m, static_cast<float*>(a_pack), stream));
+  TCGEMM_TRY(launch_tf32_pack(B, p.ldb, p.transb == 'N', p.k, p.n, static_cast<float*>(b_pack), stream));
+  LowpProblem q = p;
+  q.transa = 'T';
+  q.transb = 'N';
+  q.k = tf32_pack_ld(p.k);  // the padding is zeros in both copies
+  q.A = a_pack;
+  q.lda = q.k;
+  q.B = b_pack;
+  q.ldb = q.k;
+  return launch_mma_lowp(q, ctx, stream);
+}
+
 }  // namespace
 
 tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream) {
+  // Which kernel: the mma.sync fast path in place (F16/BF16), on packed copies (TF32), or the WMMA family.
+  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
+  bool tf32 = !configured && mma_lowp_tf32_eligible(p) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
+              checked_add(a_bytes, b_bytes, &pack_bytes);
   const bool fast = !configured && mma_lowp_eligible(p);
-  if (!fast) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
+  if (!fast && !tf32) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
-  return fast ? launch_mma_lowp(p, ctx, stream) : launch_wmma_lowp(p, resolved, ctx, stream);
+  if (tf32) {
+    TCGEMM_TRY(tf32_pack_fits(pack_bytes, &tf32));
+    if (tf32) return run_tf32_packed(p, a_bytes, b_bytes, ctx, stream);
+    TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));  // the in-place fallback
+  }
+  if (fast) return launch_mma_lowp(p, ctx, stream);
+  return launch_wmma_lowp(p, resolved, ctx, stream);
 }
 
 }  // namespace tcgemm::detail

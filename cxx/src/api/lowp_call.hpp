@@ -17,8 +17,9 @@ inline bool lowp_quick_return(const LowpProblem& p) {
 }
 // The last steps of a checked, non-quick-return problem on the gated device: which kernel, its configuration
 // on this device, the pending CUDA error, the launch. Without a configuration (configured false) F16/BF16 with
-// FP32 accumulation take the mma.sync fast path where its rule holds (families/mma_lowp); otherwise the WMMA
-// family with `resolved`, whose shared memory is checked against the device (blamed on config_position).
+// FP32 accumulation take the mma.sync fast path where its rule holds, and TF32 takes it on packed copies in
+// scratch memory while the device has room for them (families/mma_lowp); otherwise the WMMA family with
+// `resolved`, whose shared memory is checked against the device (blamed on config_position).
 tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream);
 

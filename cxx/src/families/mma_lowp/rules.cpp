@@ -1,6 +1,7 @@
-// Family mma_lowp's eligibility rule (launch.hpp), host-only so that CPU tests can check it.
+// Family mma_lowp's rules (launch.hpp), host-only so that CPU tests can check them.
 #include <cstdint>
 
+#include "core/checked_math.hpp"
 #include "families/mma_lowp/launch.hpp"
 
 namespace tcgemm::detail {
@@ -14,6 +15,17 @@ bool mma_lowp_eligible(const LowpProblem& p) {
   const int64_t a_contiguous = p.transa == 'N' ? p.m : p.k;
   const int64_t b_contiguous = p.transb == 'N' ? p.k : p.n;
   return a_contiguous % 8 == 0 && b_contiguous % 8 == 0;
+}
+
+bool mma_lowp_tf32_eligible(const LowpProblem& p) {
+  return p.input_type == TCGEMM_TYPE_F32 && p.compute == TCGEMM_TYPE_F32 && p.alpha != 0.0f && p.k >= 1 &&
+         p.m >= 1 && p.n >= 1;
+}
+
+MmaLowpTiling mma_lowp_tiling(const LowpProblem& p, const DeviceContext& ctx) {
+  if (ctx.smem_optin < kMmaLowpLargeSmemBytes) return MmaLowpTiling::Small;
+  const int64_t tiles = ceil_div_nonneg(p.m, kMmaLowpLargeTileM) * ceil_div_nonneg(p.n, kMmaLowpLargeTileN);
+  return tiles >= ctx.sm_count ? MmaLowpTiling::Large : MmaLowpTiling::Small;
 }
 
 }  // namespace tcgemm::detail
