@@ -8,7 +8,9 @@
 !>     pool the library keeps per GPU, shared by all threads and trimmed to a retain limit after
 !>     each call (tcgemm_release_workspace empties it). Every call still moves
 !>     (m*k + k*n + m*n [+ m*n]) * 8 bytes over PCIe/NVLink, so this path pays off only when
-!>     2*m*n*k flops dwarf that traffic.
+!>     2*m*n*k flops dwarf that traffic. real(real32) host arrays go through `call tcgemm_sgemm(...,
+!>     c, ldc, precision)`, computed in TF32, FP16 or BF16 on the tensor cores or exactly in FP32
+!>     (TCGEMM_PRECISION_*), with the same argument rules.
 !>   * device matrices: type(tcgemm_device_matrix) holds a device pointer plus its shape and
 !>     leading dimension. tcgemm_device_allocate (rows/cols, `source=` or `mold=`), tcgemm_copy
 !>     (host -> device, device -> host) and tcgemm_device_deallocate manage it; tcgemm_dgemm and
@@ -41,6 +43,7 @@
 !>   tcgemm_streams.f90         tcgemm_stream_create, _destroy, _synchronize
 !>   tcgemm_host_operands.f90   what a host-array argument is (element, array; extent, contiguity)
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
+!>   tcgemm_host_sgemm.f90      tcgemm_sgemm on real(real32) host arrays in a chosen precision
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
 !>   tcgemm_families.f90        tcgemm_dmma_*: one call per kernel family of the reference design
@@ -51,6 +54,7 @@ module tcgemm
   use tcgemm_device_views
   use tcgemm_streams
   use tcgemm_host_dgemm
+  use tcgemm_host_sgemm
   use tcgemm_device_dgemm
   use tcgemm_families
   implicit none
@@ -65,6 +69,8 @@ module tcgemm
   public :: TCGEMM_FAMILY_AUTO, TCGEMM_FAMILY_SINGLE, TCGEMM_FAMILY_ROW
   public :: TCGEMM_FAMILY_WARP_PER_BLOCK, TCGEMM_FAMILY_BLOCK_TILE, TCGEMM_FAMILY_PEAK
   public :: TCGEMM_FAMILY_SHARED_A, TCGEMM_FAMILY_SHARED_AB, TCGEMM_FAMILY_SM90_MMA, TCGEMM_FAMILY_SKINNY
+  public :: TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16
+  public :: TCGEMM_PRECISION_FP32
   public :: TCGEMM_DEVICE_NAME_LEN, TCGEMM_PLAN_SUMMARY_LEN
   public :: tcgemm_config, tcgemm_device_info, tcgemm_plan
 
@@ -81,7 +87,7 @@ module tcgemm
   public :: tcgemm_device_view
   public :: tcgemm_stream_create, tcgemm_stream_destroy, tcgemm_stream_synchronize
   public :: tcgemm_host_register, tcgemm_host_unregister
-  public :: tcgemm_dgemm, tcgemm_dgemm_config
+  public :: tcgemm_dgemm, tcgemm_dgemm_config, tcgemm_sgemm
   public :: tcgemm_dmma_single, tcgemm_dmma_row, tcgemm_dmma_warp_per_block
   public :: tcgemm_dmma_block_tile, tcgemm_dmma_peak, tcgemm_dmma_shared_a
   public :: tcgemm_dmma_shared_ab
@@ -101,5 +107,9 @@ module tcgemm
     module procedure dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
     module procedure dgemm_device, dgemm_device_stat64
   end interface tcgemm_dgemm
+
+  interface tcgemm_sgemm
+    module procedure sgemm_host_i32, sgemm_host_i64, sgemm_host_i32_stat64, sgemm_host_i64_stat64
+  end interface tcgemm_sgemm
 
 end module tcgemm

@@ -16,6 +16,7 @@
 !>   cudaStream_t, device pointers, void*       -> type(c_ptr), value
 !>   cudaStream_t* out-argument                  -> type(c_ptr), intent(out) (by reference)
 !>   host double arrays (tcgemm_dgemm_host)     -> real(c_double) arrays by reference
+!>   host float arrays (tcgemm_sgemm_host)      -> real(c_float) arrays by reference
 !>   T* out-arguments and const struct*          -> the Fortran variable by reference
 !>   tcgemm_status return                        -> integer(c_int) function result (a C enum)
 !>   const char* return                          -> type(c_ptr); module tcgemm converts it
@@ -143,7 +144,7 @@ module tcgemm_c
   public :: c_tcgemm_dmma_shared_ab
   public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
-  public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm
+  public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm, c_tcgemm_sgemm_host
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
   public :: c_tcgemm_synchronize
@@ -434,6 +435,23 @@ module tcgemm_c
       type(c_ptr), value :: stream
       integer(c_int) :: status
     end function c_tcgemm_sgemm
+
+    function c_tcgemm_sgemm_host(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+        precision) result(status) bind(C, name="tcgemm_sgemm_host")
+      import :: c_int, c_int32_t, c_int64_t, c_float, c_char
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_float), value :: alpha
+      real(c_float), intent(in) :: a(*)
+      integer(c_int64_t), value :: lda
+      real(c_float), intent(in) :: b(*)
+      integer(c_int64_t), value :: ldb
+      real(c_float), value :: beta
+      real(c_float), intent(inout) :: c(*)
+      integer(c_int64_t), value :: ldc
+      integer(c_int32_t), value :: precision
+      integer(c_int) :: status
+    end function c_tcgemm_sgemm_host
 
     function c_tcgemm_dgemm_host(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) &
         result(status) bind(C, name="tcgemm_dgemm_host")

@@ -15,8 +15,8 @@ module tcgemm_host_dgemm
                       c_tcgemm_host_register, c_tcgemm_host_unregister
   use tcgemm_errors, only: finish, fail_argument
   use tcgemm_device_matrices, only: BYTES_PER_REAL64
-  use tcgemm_host_operands, only: host_operand, host_operand_of, operand_problem, matrix_span, &
-                                  UNKNOWN_EXTENT
+  use tcgemm_host_operands, only: host_operand, host_operand_of, matrix_span, UNKNOWN_EXTENT, &
+                                  stored_matrix, stored, valid_flag, valid_ld, problem_of
   implicit none
   private
 
@@ -49,60 +49,8 @@ module tcgemm_host_dgemm
     module procedure release_workspace, release_workspace_stat64
   end interface tcgemm_release_workspace
 
-  !> One matrix operand as the call describes it: its rows and columns as stored, their names
-  !> in the call's terms (for messages), and whether the call reads or writes it.
-  type :: stored_matrix
-    integer(int64) :: rows = 0, cols = 0
-    character(len=1) :: rows_name = ' ', cols_name = ' '
-    logical :: touched = .false.
-  end type stored_matrix
 
 contains
-
-  !> X as stored for op(X) = X ('N') or X^T ('T', 'C') when op(X) is op_rows x op_cols.
-  pure function stored(trans, op_rows, op_cols, op_rows_name, op_cols_name, touched) result(x)
-    character(len=1), intent(in) :: trans
-    integer(int64), intent(in) :: op_rows, op_cols
-    character(len=1), intent(in) :: op_rows_name, op_cols_name
-    logical, intent(in) :: touched
-    type(stored_matrix) :: x
-
-    if (trans == 'N' .or. trans == 'n') then
-      x = stored_matrix(op_rows, op_cols, op_rows_name, op_cols_name, touched)
-    else
-      x = stored_matrix(op_cols, op_rows, op_cols_name, op_rows_name, touched)
-    end if
-  end function stored
-
-  pure logical function valid_flag(trans)
-    character(len=1), intent(in) :: trans
-    valid_flag = index('NnTtCc', trans) > 0
-  end function valid_flag
-
-  !> ld >= max(1, rows), and, when the call touches it, at most TCGEMM_MAX_MATRIX_BYTES.
-  pure logical function valid_ld(x, ld)
-    type(stored_matrix), intent(in) :: x
-    integer(int64), intent(in) :: ld
-    valid_ld = ld >= max(1_int64, x%rows)
-    if (valid_ld .and. x%touched .and. x%cols > 0) valid_ld = ld <= MAX_MATRIX_ELEMENTS / x%cols
-  end function valid_ld
-
-  !> Why operand `op` cannot hold matrix `x` (see operand_problem), or ''.
-  function problem_of(op, number, name, matrix, x, ld_name, ld) result(problem)
-    type(host_operand), intent(in) :: op
-    integer, intent(in) :: number
-    character(len=*), intent(in) :: name, matrix, ld_name
-    type(stored_matrix), intent(in) :: x
-    integer(int64), intent(in) :: ld
-    character(len=:), allocatable :: problem
-    character(len=24) :: sizes
-
-    write (sizes, '(i0,a,i0)') x%rows, ' x ', x%cols
-    problem = operand_problem(op, number, name, matrix, &
-                              x%rows_name // ' x ' // x%cols_name // ' = ' // trim(sizes), &
-                              ld_name, '(' // x%cols_name // '-1)*' // ld_name // ' + ' // &
-                              x%rows_name, x%rows, x%cols, ld, x%touched)
-  end function problem_of
 
   !> A Fortran view of an operand's elements, for the library's array interface; the placeholder
   !> when there is nothing to address.
@@ -159,7 +107,8 @@ contains
     c_mat = stored_matrix(m, n, 'm', 'n', m > 0 .and. n > 0)
 
     if (valid_flag(transa) .and. valid_flag(transb) .and. min(m, n, k) >= 0 .and. &
-        valid_ld(a_mat, lda) .and. valid_ld(b_mat, ldb) .and. valid_ld(c_mat, ldc)) then
+        valid_ld(a_mat, lda, MAX_MATRIX_ELEMENTS) .and. &
+        valid_ld(b_mat, ldb, MAX_MATRIX_ELEMENTS) .and. valid_ld(c_mat, ldc, MAX_MATRIX_ELEMENTS)) then
       blamed = ARG_A
       problem = problem_of(a_op, ARG_A, 'a', 'A', a_mat, 'lda', lda)
       if (len(problem) == 0) then

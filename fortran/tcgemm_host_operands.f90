@@ -14,15 +14,24 @@
 !>     elements are not `lda` apart in memory, so no leading dimension could describe it; an
 !>     explicit-shape dummy would have packed it into a temporary and the parent's lda would
 !>     then have run past the temporary's end.
+!> The BLAS-form checks both host GEMMs share (tcgemm_host_dgemm, tcgemm_host_sgemm) are here too:
+!> a matrix as stored (stored_matrix), the flag and leading-dimension rules, and the message that
+!> says why an operand cannot hold its matrix (problem_of).
 !> Programs `use tcgemm`, not this module; tests use host_operand_of to prove the addresses.
 module tcgemm_host_operands
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_fortran_env, only: int64, real32, real64
   use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc
   use tcgemm_errors, only: itoa
   implicit none
   private
 
   public :: host_operand, host_operand_of, operand_problem, matrix_span, UNKNOWN_EXTENT
+  public :: stored_matrix, stored, valid_flag, valid_ld, problem_of
+
+  !> Describe the actual argument behind an assumed-rank real64 or real32 dummy (see above).
+  interface host_operand_of
+    module procedure host_operand_of_r64, host_operand_of_r32
+  end interface host_operand_of
 
   !> host_operand%extent of an actual argument whose size the module cannot know.
   integer(int64), parameter :: UNKNOWN_EXTENT = -1
@@ -36,10 +45,18 @@ module tcgemm_host_operands
     integer :: rank = 0                       !< rank of the actual (0: element or scalar)
   end type host_operand
 
+  !> One matrix operand as the call describes it: its rows and columns as stored, their names
+  !> in the call's terms (for messages), and whether the call reads or writes it.
+  type :: stored_matrix
+    integer(int64) :: rows = 0, cols = 0
+    character(len=1) :: rows_name = ' ', cols_name = ' '
+    logical :: touched = .false.
+  end type stored_matrix
+
 contains
 
   !> Describe the actual argument behind assumed-rank dummy `x` (see the module comment).
-  function host_operand_of(x) result(op)
+  function host_operand_of_r64(x) result(op)
     real(real64), intent(in), target :: x(..)
     type(host_operand) :: op
     integer :: dim
@@ -58,7 +75,29 @@ contains
     end if
     ! C_LOC needs a contiguous array of nonzero size (or a scalar).
     if (op%contiguous .and. op%extent /= 0) op%address = c_loc(x)
-  end function host_operand_of
+  end function host_operand_of_r64
+
+  !> The same for real(real32) actuals (tcgemm_sgemm).
+  function host_operand_of_r32(x) result(op)
+    real(real32), intent(in), target :: x(..)
+    type(host_operand) :: op
+    integer :: dim
+
+    op%rank = rank(x)
+    op%contiguous = is_contiguous(x)
+    op%extent = UNKNOWN_EXTENT
+    if (op%rank > 0) then
+      ! SIZE(x) without DIM is not allowed for an assumed-size actual; its last extent is -1.
+      if (size(x, op%rank, int64) >= 0) then
+        op%extent = 1
+        do dim = 1, op%rank
+          op%extent = op%extent * size(x, dim, int64)
+        end do
+      end if
+    end if
+    ! C_LOC needs a contiguous array of nonzero size (or a scalar).
+    if (op%contiguous .and. op%extent /= 0) op%address = c_loc(x)
+  end function host_operand_of_r32
 
   !> Elements a rows x cols matrix with leading dimension ld reaches from its first element:
   !> (cols - 1) * ld + rows, or 0 when it is empty. The caller has bounded ld * cols (the
@@ -103,5 +142,51 @@ contains
                 ' of it: the call would address memory outside the array'
     end if
   end function operand_problem
+
+  !> X as stored for op(X) = X ('N') or X^T ('T', 'C') when op(X) is op_rows x op_cols.
+  pure function stored(trans, op_rows, op_cols, op_rows_name, op_cols_name, touched) result(x)
+    character(len=1), intent(in) :: trans
+    integer(int64), intent(in) :: op_rows, op_cols
+    character(len=1), intent(in) :: op_rows_name, op_cols_name
+    logical, intent(in) :: touched
+    type(stored_matrix) :: x
+
+    if (trans == 'N' .or. trans == 'n') then
+      x = stored_matrix(op_rows, op_cols, op_rows_name, op_cols_name, touched)
+    else
+      x = stored_matrix(op_cols, op_rows, op_cols_name, op_rows_name, touched)
+    end if
+  end function stored
+
+  pure logical function valid_flag(trans)
+    character(len=1), intent(in) :: trans
+    valid_flag = index('NnTtCc', trans) > 0
+  end function valid_flag
+
+  !> ld >= max(1, rows), and, when the call touches it, at most max_elements (the library's
+  !> TCGEMM_MAX_MATRIX_BYTES over the element size) elements.
+  pure logical function valid_ld(x, ld, max_elements)
+    type(stored_matrix), intent(in) :: x
+    integer(int64), intent(in) :: ld, max_elements
+    valid_ld = ld >= max(1_int64, x%rows)
+    if (valid_ld .and. x%touched .and. x%cols > 0) valid_ld = ld <= max_elements / x%cols
+  end function valid_ld
+
+  !> Why operand `op` cannot hold matrix `x` (see operand_problem), or ''.
+  function problem_of(op, number, name, matrix, x, ld_name, ld) result(problem)
+    type(host_operand), intent(in) :: op
+    integer, intent(in) :: number
+    character(len=*), intent(in) :: name, matrix, ld_name
+    type(stored_matrix), intent(in) :: x
+    integer(int64), intent(in) :: ld
+    character(len=:), allocatable :: problem
+    character(len=24) :: sizes
+
+    write (sizes, '(i0,a,i0)') x%rows, ' x ', x%cols
+    problem = operand_problem(op, number, name, matrix, &
+                              x%rows_name // ' x ' // x%cols_name // ' = ' // trim(sizes), &
+                              ld_name, '(' // x%cols_name // '-1)*' // ld_name // ' + ' // &
+                              x%rows_name, x%rows, x%cols, ld, x%touched)
+  end function problem_of
 
 end module tcgemm_host_operands

@@ -249,8 +249,9 @@ TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
 
 // tcgemm_sgemm on FP32 device arrays in every precision: the inputs are random floats, so FP16 and BF16
 // round them (u_in 2^-11 and 2^-8) as TF32 does; FP32 rounds nothing but its k additions.
+// host: tcgemm_sgemm_host on the host vectors instead (C's padding rows then stay as they were, NaN).
 ::testing::AssertionResult run_sgemm(char ta, char tb, int64_t m, int64_t n, int64_t k, int32_t precision,
-                                     float alpha, float beta, uint64_t seed) {
+                                     float alpha, float beta, uint64_t seed, bool host = false) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   const bool na = ta == 'N', nb = tb == 'N';
@@ -267,14 +268,21 @@ TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
   cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(dc, c.data(), c.size() * 4, cudaMemcpyHostToDevice);
-  const tcgemm_status st = tcgemm_sgemm(ta, tb, m, n, k, alpha, da, lda, db, ldb, beta, dc, ldc, precision, nullptr);
   std::vector<float> got(c.size());
-  const bool ran = st == TCGEMM_SUCCESS && cudaDeviceSynchronize() == cudaSuccess;
-  cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost);
+  bool ran = false;
+  if (host) {
+    got = c;
+    ran = tcgemm_sgemm_host(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, got.data(), ldc, precision) ==
+          TCGEMM_SUCCESS;
+  } else {
+    const tcgemm_status st = tcgemm_sgemm(ta, tb, m, n, k, alpha, da, lda, db, ldb, beta, dc, ldc, precision, nullptr);
+    ran = st == TCGEMM_SUCCESS && cudaDeviceSynchronize() == cudaSuccess;
+    cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost);
+  }
   cudaFree(da);
   cudaFree(db);
   cudaFree(dc);
-  const std::string what = std::string(1, ta) + tb + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+  const std::string what = std::string(host ? "host " : "") + ta + tb + " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
                            std::to_string(k) + " precision " + std::to_string(precision);
   if (!ran) return ::testing::AssertionFailure() << what << ": " << tcgemm_last_error();
   const double u_in = precision == TCGEMM_PRECISION_BF16 ? std::ldexp(1.0, -8)
@@ -366,6 +374,21 @@ TEST(Sgemm, EveryPrecisionAndForm) {
     EXPECT_TRUE(run_sgemm('N', 'N', 33, 17, 20, precision, 0.0f, 2.0f, seed++));
     EXPECT_TRUE(run_sgemm('N', 'N', 33, 17, 0, precision, 1.0f, -1.0f, seed++));
   }
+}
+
+// tcgemm_sgemm_host: the same products on host arrays (odd leading dimensions, beta = 0 over NaN, C's
+// padding rows left as they were), every precision and form, alpha = 0 and k = 0 (C scaled on the host).
+TEST(SgemmHost, EveryPrecisionAndForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1500;
+  for (int32_t precision :
+       {TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16, TCGEMM_PRECISION_FP32})
+    for (const char* f : kForms) {
+      EXPECT_TRUE(run_sgemm(f[0], f[1], 97, 130, 75, precision, 1.5f, -0.5f, seed++, true));
+      EXPECT_TRUE(run_sgemm(f[0], f[1], 136, 264, 520, precision, 1.0f, 0.0f, seed++, true));
+    }
+  EXPECT_TRUE(run_sgemm('N', 'T', 33, 17, 20, TCGEMM_PRECISION_TF32, 0.0f, 2.0f, seed++, true));
+  EXPECT_TRUE(run_sgemm('T', 'N', 33, 17, 0, TCGEMM_PRECISION_BF16, 1.0f, 0.0f, seed++, true));
 }
 
 }  // namespace

@@ -290,6 +290,34 @@ TEST(Sgemm, PrecisionAndBlasArguments) {
   for (float v : c) EXPECT_EQ(v, 7.0f);
 }
 
+// tcgemm_sgemm_host: the same numbering and checks on host arrays; without a GPU a valid call reaches the
+// device gate (and stops there with C unchanged), with one it runs (host arrays are what it takes).
+TEST(Sgemm, HostArrayArguments) {
+  std::vector<float> a(64, 1.0f), b(64, 1.0f), c(64, 7.0f);
+  auto run = [&](int32_t precision, int64_t lda, int64_t ldc) {
+    return tcgemm_sgemm_host('N', 'T', 4, 3, 2, 1.0f, a.data(), lda, b.data(), 3, 0.0f, c.data(), ldc, precision);
+  };
+  EXPECT_EQ(run(9, 4, 4), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 14);
+  EXPECT_THAT(last(), HasSubstr("argument 14 (precision) = 9"));
+  EXPECT_EQ(run(TCGEMM_PRECISION_FP16, 3, 4), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 8);
+  EXPECT_EQ(run(TCGEMM_PRECISION_FP16, 4, 3), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 13);
+  EXPECT_EQ(tcgemm_sgemm_host('N', 'N', 4, 3, 2, 1.0f, nullptr, 4, b.data(), 2, 0.0f, c.data(), 4,
+                              TCGEMM_PRECISION_TF32),
+            TCGEMM_ERROR_INVALID_ARGUMENT);  // A is read: a null A is refused by name
+  EXPECT_EQ(tcgemm_last_error_argument(), 7);
+  for (float v : c) EXPECT_EQ(v, 7.0f);
+  if (!gpu_present()) {
+    for (int32_t p : {TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP32}) EXPECT_TRUE(reached_device(run(p, 4, 4))) << last();
+    for (float v : c) EXPECT_EQ(v, 7.0f);
+  }
+  EXPECT_EQ(tcgemm_sgemm_host('N', 'N', 0, 3, 2, 1.0f, nullptr, 1, nullptr, 2, 0.0f, nullptr, 1,
+                              TCGEMM_PRECISION_BF16),
+            TCGEMM_SUCCESS);  // m = 0: a quick return, nothing read
+}
+
 // The mma.sync fast path's rule (families/mma_lowp): F16/BF16 with FP32 accumulation, 16-byte aligned A and B
 // with leading dimensions of whole 16-byte units, each operand's contiguous extent a multiple of 8, alpha != 0
 // and k >= 1. Anything else goes to the WMMA family.

@@ -281,10 +281,12 @@ typedef struct tcgemm_wmma_config {
   int32_t reserved[3]; /* must be 0 */
 } tcgemm_wmma_config;
 /* config NULL: the default path. F16 or BF16 inputs with FP32 accumulation then run on mma.sync.m16n8k16
- * (a cp.async pipeline of 128 x 128 x 64 tiles) where A and B are 16-byte aligned, lda and ldb multiples of 8,
- * and each operand's contiguous extent (m of an untransposed A, k of a transposed A and of an untransposed
- * B, n of a transposed B) a multiple of 8; otherwise, and for TF32, FP16 accumulation or a given
- * configuration, on the WMMA family with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
+ * (a cp.async pipeline of 256 x 128 or 128 x 128 tiles) where A and B are 16-byte aligned, lda and ldb
+ * multiples of 8, and each operand's contiguous extent (m of an untransposed A, k of a transposed A and of an
+ * untransposed B, n of a transposed B) a multiple of 8; TF32 runs on mma.sync.m16n8k8 over k-contiguous copies
+ * of op(A) and op(B) rounded to TF32 in tcgemm's pool (any layout; 4 (m + n) roundup(k, 4) bytes, taken only
+ * while the device has twice that free). Otherwise, and for FP16 accumulation or a given configuration, the
+ * WMMA family with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
  * a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported type combination
  * and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the message says which).
  * Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
@@ -299,7 +301,9 @@ tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute, co
 
 /* FP32 arrays on the device, computed in a chosen precision (BLAS sgemm semantics and argument numbering:
  * precision is argument 14):
- *   TCGEMM_PRECISION_TF32: the inputs rounded to TF32 on the tensor cores (16x16x8), FP32 accumulation;
+ *   TCGEMM_PRECISION_TF32: the inputs rounded to TF32 (nearest, ties away from zero), FP32 accumulation:
+ *     tcgemm_gemm_ex's default path (mma.sync m16n8k8 on k-contiguous rounded copies in tcgemm's pool, or
+ *     the WMMA 16x16x8 family in place when the device lacks the memory for them);
  *   TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16: A and B converted to that type first (into workspace from
  *     tcgemm's pool; FP16 overflows to infinity past 65504), FP32 accumulation, FP32 C; the product as
  *     tcgemm_gemm_ex's default path on the packed copies (mma.sync where their rows are multiples of 8);
@@ -314,6 +318,14 @@ typedef enum tcgemm_precision {
 tcgemm_status tcgemm_sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* A,
                            int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                            int32_t precision, cudaStream_t stream);
+/* The same on FP32 host arrays (BLAS semantics and argument numbering, precision argument 14): the parts of
+ * A, B and C the call uses go to the device (2D copies of the used rows; C only when beta != 0), the product
+ * runs as tcgemm_sgemm's on a stream of the call's own, and C's m x n block comes back; the call returns when
+ * C is written. No panel pipeline (unlike tcgemm_dgemm_host): A, B and C must fit the device together,
+ * otherwise CUDA's out-of-memory error with C unchanged. alpha = 0 or k = 0 scales C on the host. */
+tcgemm_status tcgemm_sgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
+                                const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
+                                int64_t ldc, int32_t precision);
 
 /* ---- small device-memory helpers (for Fortran and C callers without the CUDA headers' helpers) ---- */
 tcgemm_status tcgemm_malloc(void** device_ptr, int64_t bytes);

@@ -72,7 +72,8 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
   else
     std::snprintf(head, sizeof head, "%s %dx%dx%d stages %d", family_name(c.family), c.tile_m, c.tile_n, c.tile_k,
                   c.stages);
-  std::snprintf(p.summary, sizeof p.summary,
+  // A summary longer than the struct's buffer is cut (the numbers stay in their own fields).
+  const int written = std::snprintf(p.summary, sizeof p.summary,
                 "%lldx%lldx%lld %s: %s; %lld tiles x %lld k-slices of %lld = %lld blocks, %d per SM on %d SMs = "
                 "%.2f waves;%s workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)%s",
                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text, head,
@@ -80,6 +81,7 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
                 static_cast<long long>(p.k_per_slice), static_cast<long long>(p.blocks), p.blocks_per_sm,
                 p.sm_count, p.waves, p.cluster_split ? " slices added in a cluster;" : "", p.workspace_bytes / 1e6,
                 p.predicted_us, p.compute_us, p.memory_us, extra);
+  if (written >= int(sizeof p.summary)) p.summary[sizeof p.summary - 1] = '\0';
 }
 
 tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa, char transb,
