@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
+#include "lowp_fill.cuh"
 #include "timing.hpp"
 
 namespace {
@@ -31,20 +32,7 @@ using namespace nvcuda;
 using tcgemm::bench::cuda_check;
 using tcgemm::bench::median_of;
 
-// ---- data -----------------------------------------------------------------------------------------------
-__global__ void fill_kernel(void* p, int32_t type, int64_t n, uint64_t seed) {
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    uint64_t x = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    const float v = float(x >> 40) / float(1 << 24) * 2.0f - 1.0f;  // uniform in [-1, 1)
-    if (type == TCGEMM_TYPE_F16) static_cast<__half*>(p)[i] = __float2half_rn(v);
-    else if (type == TCGEMM_TYPE_BF16) static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
-    else static_cast<float*>(p)[i] = v;
-  }
-}
-
+// ---- data: bench/lowp_fill.cuh -------------------------------------------------------------------------
 template <class In>
 constexpr int32_t input_type_of() {
   return sizeof(In) == 4 ? TCGEMM_TYPE_F32 : std::is_same<In, __half>::value ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_BF16;
@@ -102,8 +90,8 @@ double peak_tflops(int sms) {
   cuda_check(cudaMalloc(&b, size_t(K) * N * sizeof(In)), "cudaMalloc");
   cuda_check(cudaMalloc(&c, size_t(warps) * 4 * M * N * sizeof(Acc)), "cudaMalloc");
   // Random fragments, not zeros: zero data draws less power and could run at a clock real data does not get.
-  fill_kernel<<<64, 256>>>(a, input_type_of<In>(), int64_t(M) * K, 11);
-  fill_kernel<<<64, 256>>>(b, input_type_of<In>(), int64_t(K) * N, 12);
+  tcgemm::bench::fill_uniform_kernel<<<64, 256>>>(a, input_type_of<In>(), int64_t(M) * K, 11);
+  tcgemm::bench::fill_uniform_kernel<<<64, 256>>>(b, input_type_of<In>(), int64_t(K) * N, 12);
   cuda_check(cudaGetLastError(), "fill_kernel");
   const double ms = median_ms(
       [&] {
@@ -159,7 +147,7 @@ double mma_peak_tflops(int sms) {
   cuda_check(cudaMalloc(&ab, 32 * 6 * sizeof(uint32_t)), "cudaMalloc");
   cuda_check(cudaMalloc(&c, size_t(blocks) * threads * sizeof(float)), "cudaMalloc");
   const int32_t type = kKind == MmaKind::Tf32 ? TCGEMM_TYPE_F32 : kKind == MmaKind::Bf16 ? TCGEMM_TYPE_BF16 : TCGEMM_TYPE_F16;
-  fill_kernel<<<1, 256>>>(ab, type, kKind == MmaKind::Tf32 ? 32 * 6 : 32 * 12, 13);
+  tcgemm::bench::fill_uniform_kernel<<<1, 256>>>(ab, type, kKind == MmaKind::Tf32 ? 32 * 6 : 32 * 12, 13);
   cuda_check(cudaGetLastError(), "fill_kernel");
   const double ms = median_ms(
       [&] {
@@ -271,8 +259,8 @@ int run(int argc, char** argv) {
       cuda_check(cudaMalloc(&b, in_bytes), "cudaMalloc");
       cuda_check(cudaMalloc(&c, c_bytes), "cudaMalloc");
       cuda_check(cudaMalloc(&cref, c_bytes), "cudaMalloc");
-      fill_kernel<<<1024, 256>>>(a, pr.in, n * n, 1);
-      fill_kernel<<<1024, 256>>>(b, pr.in, n * n, 2);
+      tcgemm::bench::fill_uniform_kernel<<<1024, 256>>>(a, pr.in, n * n, 1);
+      tcgemm::bench::fill_uniform_kernel<<<1024, 256>>>(b, pr.in, n * n, 2);
       const float alpha = 1.0f, beta = 0.0f;
       const __half alpha_h = __float2half(1.0f), beta_h = __float2half(0.0f);
       const bool half_scalars = pr.cublas_compute == CUBLAS_COMPUTE_16F;

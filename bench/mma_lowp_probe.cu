@@ -16,46 +16,18 @@
 #include <vector>
 
 #include "families/mma_lowp/kernel.cuh"
+#include "lowp_fill.cuh"
 #include "timing.hpp"
 
 namespace {
 
 using tcgemm::bench::cuda_check;
-using tcgemm::bench::median_of;
 using namespace tcgemm::detail;
 
-__global__ void fill_kernel(void* p, bool half, int64_t n, uint64_t seed) {
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    uint64_t x = (uint64_t(i) + seed) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    const float v = float(x >> 40) / float(1 << 24) * 2.0f - 1.0f;
-    if (half) static_cast<__half*>(p)[i] = __float2half_rn(v);
-    else static_cast<float*>(p)[i] = v;
-  }
-}
-
+// Median milliseconds of `reps` event-timed runs after two warm-ups (bench/timing.hpp).
 template <class F>
 double median_ms(F&& f, int reps) {
-  cudaEvent_t t0, t1;
-  cuda_check(cudaEventCreate(&t0), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&t1), "cudaEventCreate");
-  f();
-  f();
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    cuda_check(cudaEventRecord(t0), "cudaEventRecord");
-    f();
-    cuda_check(cudaEventRecord(t1), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(t1), "timed run");
-    float x = 0;
-    cuda_check(cudaEventElapsedTime(&x, t0, t1), "cudaEventElapsedTime");
-    ms.push_back(x);
-  }
-  cudaEventDestroy(t0);
-  cudaEventDestroy(t1);
-  return median_of(ms);
+  return tcgemm::bench::time_launches([&] { f(); return true; }, 2, reps).median_ms;
 }
 
 double rel_diff(const float* x, const float* ref, int64_t count) {
@@ -266,8 +238,9 @@ int run(int argc, char** argv) {
     const float one = 1.0f, zero = 0.0f;
     for (int pass = 0; pass < 2; ++pass) {
       const bool half = pass == 0;
-      fill_kernel<<<1024, 256>>>(A, half, n * n, 1);
-      fill_kernel<<<1024, 256>>>(B, half, n * n, 2);
+      const int32_t type = half ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_F32;
+      tcgemm::bench::fill_uniform_kernel<<<1024, 256>>>(A, type, n * n, 1);
+      tcgemm::bench::fill_uniform_kernel<<<1024, 256>>>(B, type, n * n, 2);
       const cudaDataType_t t = half ? CUDA_R_16F : CUDA_R_32F;
       const cublasComputeType_t ct = half ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
       const int forms = half ? 4 : 1;

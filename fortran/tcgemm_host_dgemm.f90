@@ -16,15 +16,13 @@ module tcgemm_host_dgemm
   use tcgemm_errors, only: finish, fail_argument
   use tcgemm_device_matrices, only: BYTES_PER_REAL64
   use tcgemm_host_operands, only: host_operand, host_operand_of, matrix_span, UNKNOWN_EXTENT, &
-                                  stored_matrix, stored, valid_flag, valid_ld, problem_of
+                                  stored_matrix, check_blas_operands
   implicit none
   private
 
   public :: dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
   public :: tcgemm_release_workspace, tcgemm_host_register, tcgemm_host_unregister
 
-  !> Reference DGEMM's numbers of the array arguments (XERBLA's INFO), for the module's errors.
-  integer, parameter :: ARG_A = 7, ARG_B = 9, ARG_C = 12
   !> Most elements (ld * columns) of one matrix the library accepts: TCGEMM_MAX_MATRIX_BYTES / 8.
   integer(int64), parameter :: MAX_MATRIX_ELEMENTS = TCGEMM_MAX_MATRIX_BYTES / 8
 
@@ -102,27 +100,11 @@ contains
     ! has elements (tcgemm.h: alpha = 0 means A and B are not read). A NaN alpha reads them, as
     ! the library's `alpha != 0.0` does; written with <= to keep -Wcompare-reals quiet.
     reads_ab = m > 0 .and. n > 0 .and. k > 0 .and. .not. (abs(alpha) <= 0.0_real64)
-    a_mat = stored(transa, m, k, 'm', 'k', reads_ab)
-    b_mat = stored(transb, k, n, 'k', 'n', reads_ab)
-    c_mat = stored_matrix(m, n, 'm', 'n', m > 0 .and. n > 0)
-
-    if (valid_flag(transa) .and. valid_flag(transb) .and. min(m, n, k) >= 0 .and. &
-        valid_ld(a_mat, lda, MAX_MATRIX_ELEMENTS) .and. &
-        valid_ld(b_mat, ldb, MAX_MATRIX_ELEMENTS) .and. valid_ld(c_mat, ldc, MAX_MATRIX_ELEMENTS)) then
-      blamed = ARG_A
-      problem = problem_of(a_op, ARG_A, 'a', 'A', a_mat, 'lda', lda)
-      if (len(problem) == 0) then
-        blamed = ARG_B
-        problem = problem_of(b_op, ARG_B, 'b', 'B', b_mat, 'ldb', ldb)
-      end if
-      if (len(problem) == 0) then
-        blamed = ARG_C
-        problem = problem_of(c_op, ARG_C, 'c', 'C', c_mat, 'ldc', ldc)
-      end if
-      if (len(problem) > 0) then
-        call fail_argument(where, problem, stat, errmsg, argument=blamed)
-        return
-      end if
+    call check_blas_operands(transa, transb, m, n, k, reads_ab, a_op, lda, b_op, ldb, c_op, ldc, &
+                             MAX_MATRIX_ELEMENTS, a_mat, b_mat, c_mat, problem, blamed)
+    if (len(problem) > 0) then
+      call fail_argument(where, problem, stat, errmsg, argument=blamed)
+      return
     end if
 
     call element_sequence(a_op, a_mat, lda, a_seq)

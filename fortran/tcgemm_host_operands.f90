@@ -26,7 +26,7 @@ module tcgemm_host_operands
   private
 
   public :: host_operand, host_operand_of, operand_problem, matrix_span, UNKNOWN_EXTENT
-  public :: stored_matrix, stored, valid_flag, valid_ld, problem_of
+  public :: stored_matrix, stored, valid_flag, valid_ld, problem_of, check_blas_operands
 
   !> Describe the actual argument behind an assumed-rank real64 or real32 dummy (see above).
   interface host_operand_of
@@ -188,5 +188,39 @@ contains
                               ld_name, '(' // x%cols_name // '-1)*' // ld_name // ' + ' // &
                               x%rows_name, x%rows, x%cols, ld, x%touched)
   end function problem_of
+
+  !> The BLAS form's checks of its three arrays, shared by the host GEMMs: A, B and C as stored
+  !> for the call (for the caller's element views) and, when the library's own rules accept the
+  !> flags, sizes and leading dimensions (its messages come first, from the call itself), why an
+  !> array cannot hold its matrix: `problem` ('' when none) and the argument to blame, in reference
+  !> BLAS's numbering (A 7, B 9, C 12). reads_ab: whether the call reads A and B.
+  subroutine check_blas_operands(transa, transb, m, n, k, reads_ab, a_op, lda, b_op, ldb, c_op, &
+                                 ldc, max_elements, a_mat, b_mat, c_mat, problem, blamed)
+    character(len=1), intent(in) :: transa, transb
+    integer(int64), intent(in) :: m, n, k, lda, ldb, ldc, max_elements
+    logical, intent(in) :: reads_ab
+    type(host_operand), intent(in) :: a_op, b_op, c_op
+    type(stored_matrix), intent(out) :: a_mat, b_mat, c_mat
+    character(len=:), allocatable, intent(out) :: problem
+    integer, intent(out) :: blamed
+    integer, parameter :: ARG_A = 7, ARG_B = 9, ARG_C = 12
+
+    a_mat = stored(transa, m, k, 'm', 'k', reads_ab)
+    b_mat = stored(transb, k, n, 'k', 'n', reads_ab)
+    c_mat = stored_matrix(m, n, 'm', 'n', m > 0 .and. n > 0)
+    problem = ''
+    blamed = 0
+    if (.not. (valid_flag(transa) .and. valid_flag(transb) .and. min(m, n, k) >= 0 .and. &
+               valid_ld(a_mat, lda, max_elements) .and. valid_ld(b_mat, ldb, max_elements) .and. &
+               valid_ld(c_mat, ldc, max_elements))) return
+    blamed = ARG_A
+    problem = problem_of(a_op, ARG_A, 'a', 'A', a_mat, 'lda', lda)
+    if (len(problem) > 0) return
+    blamed = ARG_B
+    problem = problem_of(b_op, ARG_B, 'b', 'B', b_mat, 'ldb', ldb)
+    if (len(problem) > 0) return
+    blamed = ARG_C
+    problem = problem_of(c_op, ARG_C, 'c', 'C', c_mat, 'ldc', ldc)
+  end subroutine check_blas_operands
 
 end module tcgemm_host_operands
