@@ -18,12 +18,16 @@ using namespace tcgemm::detail;
 
 namespace {
 
-// A stream of the call's own, destroyed on every return path (after the scratch buffers declared later,
-// which give their memory back on it).
+// A stream of the call's own, drained and destroyed on every return path (after the scratch buffers
+// declared later, which give their memory back on it): when a later step fails, copies already enqueued
+// from or to the caller's arrays (asynchronous for pinned memory) end before the call returns, so the
+// caller may reuse or free them at once.
 struct CallStream {
   cudaStream_t stream = nullptr;
   ~CallStream() {
-    if (stream) (void)cudaStreamDestroy(stream);
+    if (!stream) return;
+    (void)cudaStreamSynchronize(stream);
+    (void)cudaStreamDestroy(stream);
   }
 };
 
