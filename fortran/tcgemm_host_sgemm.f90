@@ -14,8 +14,9 @@
 module tcgemm_host_sgemm
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32
   use, intrinsic :: iso_c_binding, only: c_char, c_int32_t, c_associated, c_f_pointer
-  use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, c_tcgemm_sgemm_host
-  use tcgemm_errors, only: finish, fail_argument
+  use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, c_tcgemm_sgemm_host, TCGEMM_PRECISION_TF32, &
+                      TCGEMM_PRECISION_FP32
+  use tcgemm_errors, only: finish, fail_argument, itoa
   use tcgemm_host_operands, only: host_operand, host_operand_of, matrix_span, UNKNOWN_EXTENT, &
                                   stored_matrix, check_blas_operands
   implicit none
@@ -78,6 +79,15 @@ contains
     reads_ab = m > 0 .and. n > 0 .and. k > 0 .and. .not. (abs(alpha) <= 0.0_real32)
     call check_blas_operands(transa, transb, m, n, k, reads_ab, a_op, lda, b_op, ldb, c_op, ldc, &
                              MAX_MATRIX_ELEMENTS, a_mat, b_mat, c_mat, problem, blamed)
+    ! The library's own checks (precision among them) come before the arrays': an unknown precision
+    ! is blamed even when an array is also wrong, as the C call would blame it.
+    if (len(problem) > 0 .and. (precision < TCGEMM_PRECISION_TF32 .or. &
+                                precision > TCGEMM_PRECISION_FP32)) then
+      problem = 'argument 14 (precision) = ' // itoa(int(precision, int64)) // &
+                ': must be TCGEMM_PRECISION_TF32 (1), TCGEMM_PRECISION_FP16 (2), ' // &
+                'TCGEMM_PRECISION_BF16 (3) or TCGEMM_PRECISION_FP32 (4)'
+      blamed = 14
+    end if
     if (len(problem) > 0) then
       call fail_argument(where, problem, stat, errmsg, argument=blamed)
       return

@@ -358,6 +358,70 @@ TEST(MmaLowp, LargeTilingEveryFormAndType) {
                        seed++));
 }
 
+// The 3-stage cp.async ring of the 256 x 128 tiling wrapped several times: k over 4 k-tiles (64 elements of
+// F16/BF16, 32 of TF32 per k-tile) with a partial last one, in the forms the loads differ most (NN, TT).
+TEST(MmaLowp, LargeTilingPipelineWraps) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1100;
+  EXPECT_TRUE(run_case({'N', 'N', 1544, 2400, 264, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
+                        0.0f},
+                       seed++));
+  EXPECT_TRUE(run_case({'T', 'T', 1544, 2400, 328, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, -1.0f,
+                        0.5f},
+                       seed++));
+  EXPECT_TRUE(run_case({'N', 'T', 1544, 2400, 150, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
+                        0.0f},
+                       seed++));
+}
+
+// TF32 rounds its FP32 inputs to nearest (cvt.rna), not by dropping the 13 low mantissa bits as a tensor core
+// fed raw FP32 bits would: every A element is +-(1 + 3 * 2^-12), which rounds to 1 + 2^-10 (truncation gives
+// 1), every B element +-1, so each C element is exactly (number of + products - number of - ones) (1 + 2^-10)
+// in FP32. Checked exactly on the default path (packed copies), through tcgemm_sgemm, and on the WMMA family.
+TEST(MmaLowp, Tf32RoundsInputsToNearest) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 136, n = 72, k = 40;
+  std::mt19937_64 rng(77);
+  std::vector<float> a(size_t(m * k)), b(size_t(k * n));
+  const float above = 1.0f + 3.0f * std::ldexp(1.0f, -12);
+  for (float& v : a) v = (rng() & 1) ? above : -above;
+  for (float& v : b) v = (rng() & 1) ? 1.0f : -1.0f;
+  std::vector<float> want(size_t(m * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      int count = 0;
+      for (int64_t l = 0; l < k; ++l) count += (a[size_t(i + l * m)] > 0) == (b[size_t(l + j * k)] > 0) ? 1 : -1;
+      want[size_t(i + j * m)] = float(count) * (1.0f + std::ldexp(1.0f, -10));
+    }
+  float *da = nullptr, *db = nullptr, *dc = nullptr;
+  ASSERT_EQ(cudaMalloc(&da, a.size() * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&db, b.size() * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dc, want.size() * 4), cudaSuccess);
+  cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  tcgemm_wmma_config wmma{};
+  wmma.shape = TCGEMM_WMMA_16x16x8;
+  for (int route = 0; route < 3; ++route) {
+    std::vector<float> got(want.size(), std::nanf(""));
+    cudaMemcpy(dc, got.data(), got.size() * 4, cudaMemcpyHostToDevice);
+    tcgemm_status st;
+    if (route == 2)
+      st = tcgemm_sgemm('N', 'N', m, n, k, 1.0f, da, m, db, k, 0.0f, dc, m, TCGEMM_PRECISION_TF32, nullptr);
+    else
+      st = tcgemm_gemm_ex('N', 'N', m, n, k, 1.0f, da, TCGEMM_TYPE_F32, m, db, TCGEMM_TYPE_F32, k, 0.0f, dc,
+                          TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32, route == 1 ? &wmma : nullptr, nullptr);
+    ASSERT_EQ(st, TCGEMM_SUCCESS) << tcgemm_last_error();
+    ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    int64_t bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += got[i] != want[i];
+    EXPECT_EQ(bad, 0) << "route " << (route == 0 ? "default" : route == 1 ? "WMMA 16x16x8" : "tcgemm_sgemm")
+                      << ": e.g. C(0,0) = " << got[0] << ", want " << want[0];
+  }
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+}
+
 TEST(Sgemm, EveryPrecisionAndForm) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 500;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "api/lowp_call.hpp"
 #include "families/mma_lowp/launch.hpp"
 #include "families/mma_lowp/tf32_pack.hpp"
 #include "tcgemm/tcgemm.h"
@@ -399,6 +400,43 @@ TEST(MmaLowpRule, Tf32TakesThePackedFastPath) {
   huge.m = int64_t(1) << 40;
   huge.k = int64_t(1) << 22;
   EXPECT_FALSE(tcgemm::detail::tf32_pack_bytes(huge, &a, &b));
+}
+
+// The route a call takes, which TCGEMM_PLAN_LOG prints: a configuration always runs the WMMA family; without
+// one, F16/BF16 in place on mma_lowp where its rule holds, TF32 on packed copies (any layout), the rest WMMA.
+TEST(MmaLowpRule, RouteOfEachKind) {
+  using tcgemm::detail::LowpRoute;
+  using tcgemm::detail::lowp_route;
+  alignas(16) static unsigned char buf[64];
+  tcgemm::detail::LowpProblem p;
+  p.transa = 'N';
+  p.transb = 'N';
+  p.m = 136;
+  p.n = 77;
+  p.k = 264;
+  p.A = buf;
+  p.B = buf;
+  p.lda = 136;
+  p.ldb = 264;
+  p.input_type = TCGEMM_TYPE_BF16;
+  p.compute = TCGEMM_TYPE_F32;
+  EXPECT_EQ(lowp_route(p, false), LowpRoute::MmaInPlace);
+  EXPECT_EQ(lowp_route(p, true), LowpRoute::Wmma);
+  tcgemm::detail::LowpProblem q = p;
+  q.lda = 137;  // not whole 16-byte columns
+  EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
+  q = p;
+  q.compute = TCGEMM_TYPE_F16;
+  EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
+  q = p;
+  q.input_type = TCGEMM_TYPE_F32;
+  q.lda = 137;  // any layout for TF32
+  EXPECT_EQ(lowp_route(q, false), LowpRoute::Tf32Packed);
+  EXPECT_EQ(lowp_route(q, true), LowpRoute::Wmma);
+  q.m = int64_t(1) << 40;  // packs beyond int64: in place
+  q.k = int64_t(1) << 22;
+  EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
+  EXPECT_STREQ(tcgemm::detail::lowp_route_name(LowpRoute::Tf32Packed), "mma_lowp on TF32-rounded packed copies");
 }
 
 // The fast path's tiling: 256 x 128 tiles (144 KiB of shared memory) where the device's blocks may have that

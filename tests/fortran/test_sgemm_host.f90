@@ -62,6 +62,12 @@ contains
                       TCGEMM_PRECISION_FP32, stat=stat, errmsg=errmsg)
     call expect_status('non-contiguous a(2:, :)', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
                        [character(len=32) :: 'argument 7 (a)', 'non-contiguous'])
+    errmsg = ''
+    call tcgemm_sgemm('N', 'N', 10, 7, 5, 1.0, a, 10, b, 5, 0.0, c, 10, 0, stat=stat, &
+                      errmsg=errmsg)
+    call expect_status('precision 0 and B too small', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                       [character(len=32) :: 'argument 14 (precision) = 0'])
+    call expect(tcgemm_last_error_argument() == 14, 'precision 0 and B too small: argument 14 blamed')
     call expect(all(c == c_before), 'C unchanged by every rejected call')
     ! Quick return: m = 0 touches nothing and needs no GPU.
     call tcgemm_sgemm('N', 'N', 0, 6, 5, 1.0, a, 1, b, 5, 0.0, c, 1, TCGEMM_PRECISION_TF32, &

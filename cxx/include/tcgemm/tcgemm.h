@@ -284,8 +284,9 @@ typedef struct tcgemm_wmma_config {
  * (a cp.async pipeline of 256 x 128 or 128 x 128 tiles) where A and B are 16-byte aligned, lda and ldb
  * multiples of 8, and each operand's contiguous extent (m of an untransposed A, k of a transposed A and of an
  * untransposed B, n of a transposed B) a multiple of 8; TF32 runs on mma.sync.m16n8k8 over k-contiguous copies
- * of op(A) and op(B) rounded to TF32 in tcgemm's pool (any layout; 4 (m + n) roundup(k, 4) bytes, taken only
- * while the device has twice that free). Otherwise, and for FP16 accumulation or a given configuration, the
+ * of op(A) and op(B) rounded to TF32 in tcgemm's pool (any layout; 4 (m + n) roundup(k, 4) bytes; above
+ * 256 MiB only while the device has twice that free; when the copies cannot be had the product runs in place
+ * on the WMMA family, with the same rounding; TCGEMM_PLAN_LOG=1 prints the kernel each call ran). Otherwise, and for FP16 accumulation or a given configuration, the
  * WMMA family with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
  * a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported type combination
  * and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the message says which).

@@ -2,8 +2,10 @@
 #include "api/lowp_call.hpp"
 
 #include <cinttypes>
+#include <cstdio>
 
 #include "core/checked_math.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/mma_lowp/launch.hpp"
@@ -47,29 +49,33 @@ tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpPr
   return TCGEMM_SUCCESS;
 }
 
-// Packed copies above this size are taken only while the device has twice as much free memory; otherwise
-// the TF32 product runs in place on the WMMA family rather than fail for want of scratch memory.
+// Packed copies above this size are taken only while the device has twice as much free memory, so that one
+// product does not squeeze the caller's own allocations; below it the pool is simply asked.
 constexpr int64_t kTf32PackCheckFreeBytes = int64_t(256) << 20;
 
-// Whether the TF32 fast path's packed copies (bytes) may be taken from the pool now.
-tcgemm_status tf32_pack_fits(int64_t bytes, bool* fits) {
-  *fits = true;
+// Whether the TF32 fast path's packed copies (bytes) should be attempted now.
+tcgemm_status tf32_pack_worth_trying(int64_t bytes, bool* worth) {
+  *worth = true;
   if (bytes <= kTf32PackCheckFreeBytes) return TCGEMM_SUCCESS;
   size_t free_bytes = 0, total_bytes = 0;
   TCGEMM_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  *fits = uint64_t(bytes) <= free_bytes / 2;
+  *worth = uint64_t(bytes) <= free_bytes / 2;
   return TCGEMM_SUCCESS;
 }
 
 // The TF32 fast path: op(A)^T and op(B) packed and rounded into scratch memory ordered on `stream`, then the
-// mma.sync kernel on the copies (families/mma_lowp/tf32_pack.hpp).
+// mma.sync kernel on the copies (families/mma_lowp/tf32_pack.hpp). *ran is false, with nothing launched, when
+// the pool cannot supply the copies; the caller then runs the product in place.
 tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_bytes, const DeviceContext& ctx,
-                              cudaStream_t stream) {
+                              cudaStream_t stream, bool* ran) {
+  *ran = false;
   StreamScratch a_buf, b_buf;
   void* a_pack = nullptr;
   void* b_pack = nullptr;
-  TCGEMM_TRY(a_buf.allocate(ctx, size_t(a_bytes), stream, &a_pack));
-  TCGEMM_TRY(b_buf.allocate(ctx, size_t(b_bytes), stream, &b_pack));
+  TCGEMM_TRY(a_buf.allocate_if_available(ctx, size_t(a_bytes), stream, &a_pack));
+  if (a_pack) TCGEMM_TRY(b_buf.allocate_if_available(ctx, size_t(b_bytes), stream, &b_pack));
+  if (!a_pack || !b_pack) return TCGEMM_SUCCESS;  // a_buf goes back to the pool on scope exit
+  *ran = true;
   const float* A = static_cast<const float*>(p.A);
   const float* B = static_cast<const float*>(p.B);
   TCGEMM_TRY(launch_tf32_pack(A, p.lda, p.transa == 'T', p.k, p.m, static_cast<float*>(a_pack), stream));
@@ -87,21 +93,65 @@ tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_b
 
 }  // namespace
 
+LowpRoute lowp_route(const LowpProblem& p, bool configured) {
+  if (configured) return LowpRoute::Wmma;
+  if (mma_lowp_eligible(p)) return LowpRoute::MmaInPlace;
+  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
+  if (mma_lowp_tf32_eligible(p) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
+      checked_add(a_bytes, b_bytes, &pack_bytes))
+    return LowpRoute::Tf32Packed;
+  return LowpRoute::Wmma;
+}
+
+const char* lowp_route_name(LowpRoute r) {
+  switch (r) {
+    case LowpRoute::MmaInPlace: return "mma_lowp in place";
+    case LowpRoute::Tf32Packed: return "mma_lowp on TF32-rounded packed copies";
+    case LowpRoute::Wmma: return "wmma_lowp";
+  }
+  return "?";
+}
+
+namespace {
+
+// TCGEMM_PLAN_LOG set (and not "0"): every lower-precision call prints the kernel it ran to stderr.
+void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute route, const char* note = "") {
+  static const bool enabled = env_flag("TCGEMM_PLAN_LOG");
+  if (!enabled) return;
+  const char* tiles = route == LowpRoute::Wmma ? ""
+                      : mma_lowp_tiling(p, ctx) == MmaLowpTiling::Large ? ", 256x128 tiles"
+                                                                          : ", 128x128 tiles";
+  std::fprintf(stderr, "tcgemm lowp: %c%c m=%lld n=%lld k=%lld %s inputs: %s%s%s\n", p.transa, p.transb,
+               static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+               p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), lowp_route_name(route),
+               tiles, note);
+}
+
+}  // namespace
+
 tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream) {
-  // Which kernel: the mma.sync fast path in place (F16/BF16), on packed copies (TF32), or the WMMA family.
-  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
-  bool tf32 = !configured && mma_lowp_tf32_eligible(p) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
-              checked_add(a_bytes, b_bytes, &pack_bytes);
-  const bool fast = !configured && mma_lowp_eligible(p);
-  if (!fast && !tf32) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
+  const LowpRoute route = lowp_route(p, configured);
+  if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
-  if (tf32) {
-    TCGEMM_TRY(tf32_pack_fits(pack_bytes, &tf32));
-    if (tf32) return run_tf32_packed(p, a_bytes, b_bytes, ctx, stream);
-    TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));  // the in-place fallback
+  if (route == LowpRoute::Tf32Packed) {
+    int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
+    (void)tf32_pack_bytes(p, &a_bytes, &b_bytes);  // fits: lowp_route checked it
+    pack_bytes = a_bytes + b_bytes;
+    bool worth = false, ran = false;
+    TCGEMM_TRY(tf32_pack_worth_trying(pack_bytes, &worth));
+    if (worth) TCGEMM_TRY(run_tf32_packed(p, a_bytes, b_bytes, ctx, stream, &ran));
+    if (ran) {
+      log_lowp_route(p, ctx, route);
+      return TCGEMM_SUCCESS;
+    }
+    // No room for the copies: the same product in place on the WMMA family (slower, same TF32 rounding).
+    TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
+    log_lowp_route(p, ctx, LowpRoute::Wmma, " (no device memory for the TF32 packed copies)");
+    return launch_wmma_lowp(p, resolved, ctx, stream);
   }
-  if (fast) return launch_mma_lowp(p, ctx, stream);
+  log_lowp_route(p, ctx, route);
+  if (route == LowpRoute::MmaInPlace) return launch_mma_lowp(p, ctx, stream);
   return launch_wmma_lowp(p, resolved, ctx, stream);
 }
 

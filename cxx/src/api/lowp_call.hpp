@@ -15,11 +15,18 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
 inline bool lowp_quick_return(const LowpProblem& p) {
   return p.m == 0 || p.n == 0 || ((p.alpha == 0.0f || p.k == 0) && p.beta == 1.0f);
 }
+// Which kernel a checked, non-quick-return problem without a configuration runs (with one: always the WMMA
+// family). Tf32Packed falls back to Wmma at run time when the pool cannot supply the copies.
+enum class LowpRoute { MmaInPlace, Tf32Packed, Wmma };
+LowpRoute lowp_route(const LowpProblem& p, bool configured);
+const char* lowp_route_name(LowpRoute r);
+
 // The last steps of a checked, non-quick-return problem on the gated device: which kernel, its configuration
 // on this device, the pending CUDA error, the launch. Without a configuration (configured false) F16/BF16 with
 // FP32 accumulation take the mma.sync fast path where its rule holds, and TF32 takes it on packed copies in
 // scratch memory while the device has room for them (families/mma_lowp); otherwise the WMMA family with
 // `resolved`, whose shared memory is checked against the device (blamed on config_position).
+// TCGEMM_PLAN_LOG=1 prints the route each call took to stderr.
 tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream);
 

@@ -78,23 +78,45 @@ StreamScratch::~StreamScratch() {
 }
 
 tcgemm_status StreamScratch::allocate(const DeviceContext& ctx, size_t bytes, cudaStream_t stream, void** out) {
+  return allocate_impl(ctx, bytes, stream, false, out);
+}
+
+tcgemm_status StreamScratch::allocate_if_available(const DeviceContext& ctx, size_t bytes, cudaStream_t stream,
+                                                   void** out) {
+  return allocate_impl(ctx, bytes, stream, true, out);
+}
+
+tcgemm_status StreamScratch::allocate_impl(const DeviceContext& ctx, size_t bytes, cudaStream_t stream,
+                                           bool shortage_ok, void** out) {
+  *out = nullptr;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   TCGEMM_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
-  stream_ = stream;
+  cudaMemPool_t pool = nullptr;
+  if (capture != cudaStreamCaptureStatusActive) TCGEMM_TRY(context_pool(ctx, &pool));
+  cudaError_t err = cudaSuccess;
+  const char* what = nullptr;
   if (capture == cudaStreamCaptureStatusActive) {
-    TCGEMM_CUDA_TRY(cudaMallocAsync(&ptr_, bytes, stream));
+    err = cudaMallocAsync(&ptr_, bytes, stream);
+    what = "cudaMallocAsync(scratch, stream)";
+    async_ = true;
+  } else if (pool) {
+    err = cudaMallocFromPoolAsync(&ptr_, bytes, pool, stream);
+    what = "cudaMallocFromPoolAsync(scratch, tcgemm pool, stream)";
     async_ = true;
   } else {
-    cudaMemPool_t pool = nullptr;
-    TCGEMM_TRY(context_pool(ctx, &pool));
-    if (pool) {
-      TCGEMM_CUDA_TRY(cudaMallocFromPoolAsync(&ptr_, bytes, pool, stream));
-      async_ = true;
-    } else {
-      TCGEMM_CUDA_TRY(cudaMalloc(&ptr_, bytes));
-      async_ = false;
-    }
+    err = cudaMalloc(&ptr_, bytes);
+    what = "cudaMalloc(scratch)";
+    async_ = false;
   }
+  if (err != cudaSuccess) {
+    ptr_ = nullptr;
+    if (shortage_ok && err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();  // the shortage is handled by the caller, not left for its next check
+      return TCGEMM_SUCCESS;
+    }
+    return set_cuda_error(err, what);
+  }
+  stream_ = stream;
   *out = ptr_;
   return TCGEMM_SUCCESS;
 }

@@ -33,8 +33,14 @@ class StreamScratch {
   StreamScratch& operator=(const StreamScratch&) = delete;
   ~StreamScratch();
   tcgemm_status allocate(const DeviceContext& ctx, size_t bytes, cudaStream_t stream, void** out);
+  // As allocate, but a device short of memory is not an error: *out is then nullptr, CUDA's last error is
+  // cleared and the call succeeds, for callers that have another way to do the work (the TF32 fast path's
+  // copies fall back to the in-place WMMA family).
+  tcgemm_status allocate_if_available(const DeviceContext& ctx, size_t bytes, cudaStream_t stream, void** out);
 
  private:
+  tcgemm_status allocate_impl(const DeviceContext& ctx, size_t bytes, cudaStream_t stream, bool shortage_ok,
+                              void** out);
   void* ptr_ = nullptr;
   cudaStream_t stream_ = nullptr;
   bool async_ = false;
