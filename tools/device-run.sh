@@ -19,6 +19,8 @@
 #               copies by row length (--strided), and per-call stream timelines (TCGEMM_HOST_PROFILE=1)
 #   lowp-bench  tcgemm-lowp-bench: tcgemm_gemm_ex (F16, BF16, TF32 on every WMMA shape) against its WMMA
 #               instruction ceilings and cublasGemmEx, n = 4096 and 8192
+#   lowp-sweep  tcgemm-bench sweep --precision f16|bf16|tf32|f16acc16: the article's Table 2 and Table 3 on the
+#               WMMA family of each lower precision (ncu bank-conflict counters for f16)
 #   lowp-accuracy  tcgemm-lowp-accuracy: tcgemm_sgemm's error in each precision against an FP64 reference,
 #               n = 1024, k = 64 ... 16384 (the README's accuracy table)
 #   host-threads  tcgemm_dgemm_host alone at 8192 and 16384 with 4, 8, 12 and 15 staging threads
@@ -181,6 +183,24 @@ for step in "$@"; do
       "$build/bench/tcgemm-lowp-bench" --sizes 4096,8192 >"$out/lowp-bench.txt" 2>&1
       note "-- lowp-bench: exit $?"
       tee -a "$summary" <"$out/lowp-bench.txt" >/dev/null
+      ;;
+    lowp-sweep)
+      # The article's Table 2 and Table 3 in every lower precision on the WMMA family (tcgemm-bench sweep
+      # --precision), with ncu's bank-conflict counters for F16 (the padding experiment's evidence).
+      b="$build/bench/tcgemm-bench"
+      for p in ${LOWP_SWEEP_PRECISIONS:-f16 bf16 tf32 f16acc16}; do
+        for t in table2 table3; do
+          ncu_opt=()
+          if [ "$p" = f16 ]; then
+            tools/sweep-ncu.sh -b "$b" -o "$out/$p-$t-ncu.csv" -- --precision "$p" --$t >"$out/$p-$t-ncu.log" 2>&1
+            note "-- $p $t ncu: exit $?"
+            ncu_opt=(--ncu-metrics "$out/$p-$t-ncu.csv")
+          fi
+          "$b" sweep --precision "$p" --$t "${ncu_opt[@]}" --csv "$out/$p-$t.csv" --md "$out/$p-$t.md" \
+            >"$out/$p-$t.log" 2>&1
+          note "-- $p $t: exit $? — $(tail -n 3 "$out/$p-$t.log" | grep -E 'points:' | head -1)"
+        done
+      done
       ;;
     lowp-accuracy)
       "$build/bench/tcgemm-lowp-accuracy" >"$out/lowp-accuracy.txt" 2>&1

@@ -10,7 +10,6 @@
 namespace tcgemm::check {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool plain(char trans) { return trans == 'N' || trans == 'n'; }
@@ -44,8 +43,8 @@ void for_each_guard(const Gemm& g, const OutputLayout& c, int64_t size, Visit vi
 
 }  // namespace
 
-double tolerance(int64_t k, double alpha, double row_norm, double col_norm, double beta, double c0) {
-  return 2.0 * double(k + 1) * kEps * std::fabs(alpha) * row_norm * col_norm + 4.0 * kEps * std::fabs(beta * c0) +
+double tolerance(int64_t k, double alpha, double row_norm, double col_norm, double beta, double c0, double eps) {
+  return 2.0 * double(k + 1) * eps * std::fabs(alpha) * row_norm * col_norm + 4.0 * eps * std::fabs(beta * c0) +
          1e-300;
 }
 
@@ -73,7 +72,7 @@ Report check_result(const Gemm& g, const OutputLayout& c, const double* c_before
     for (int64_t i = 0; i < g.m; ++i) {
       const size_t idx = size_t(c.offset + j * c.ld + i);
       const double c0 = g.beta == 0.0 ? 0.0 : c_before[idx];
-      const double tol = tolerance(g.k, g.alpha, row_norm[size_t(i)], col_norm[size_t(j)], g.beta, c0);
+      const double tol = tolerance(g.k, g.alpha, row_norm[size_t(i)], col_norm[size_t(j)], g.beta, c0, g.eps);
       const double diff = std::fabs(result[idx] - reference[idx]);
       const double scale = std::fabs(g.alpha) * row_norm[size_t(i)] * col_norm[size_t(j)];
       const bool is_nan = std::isnan(diff);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct Gemm {
   int64_t lda = 1;
   const double* B = nullptr;
   int64_t ldb = 1;
+  // The unit of the bound below: FP64's machine epsilon, or a lower precision's accumulator's when both
+  // results multiply the same rounded inputs (tcgemm-bench's sweep in F16, BF16 or TF32).
+  double eps = std::numeric_limits<double>::epsilon();
 };
 
 // Where C lives: a buffer of `size` elements holding C(0,0) at `offset`, with leading dimension ld.
@@ -33,12 +37,14 @@ struct OutputLayout {
 };
 
 // The bound on |C_ij - R_ij| for one element:
-//   2 (k + 1) eps |alpha| ||row_i(op(A))|| ||col_j(op(B))|| + 4 eps |beta C0_ij| + 1e-300.
+//   2 (k + 1) eps |alpha| ||row_i(op(A))|| ||col_j(op(B))|| + 4 eps |beta C0_ij| + 1e-300
+// (eps: Gemm::eps, FP64's machine epsilon unless the caller says otherwise).
 // Each result's rounding error is at most about k eps sum_l |a_il b_lj| (the usual dot-product bound), and
 // Cauchy-Schwarz bounds that sum by the product of the norms; two results differ by at most twice that,
 // and k + 1 leaves room for the alpha scaling. The beta term covers beta C0 rounded in each result; 1e-300
 // keeps an all-zero row or column from demanding an exact zero difference.
-double tolerance(int64_t k, double alpha, double row_norm, double col_norm, double beta, double c0);
+double tolerance(int64_t k, double alpha, double row_norm, double col_norm, double beta, double c0,
+                 double eps = std::numeric_limits<double>::epsilon());
 
 struct Mismatch {
   int64_t i = -1, j = -1;  // 0-based; -1 when there is no element

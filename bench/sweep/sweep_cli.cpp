@@ -27,23 +27,49 @@ Converter size_into(std::initializer_list<int64_t*> targets) {
 }  // namespace
 
 void add_sweep_options(CLI::App& app, CliOptions* o) {
+  // The precision first: the table shortcuts' grids depend on it (their paddings are in its elements).
+  add_checked_option(
+      app, "--precision",
+      [o](const std::string& value, std::string* why) { return parse_precision(value, &o->spec.precision, why); },
+      "fp64 (default: the DGEMM families) | f16 | f16acc16 | bf16 | tf32 (the WMMA family of tcgemm_gemm_ex: "
+      "tiles 64 or 128, paddings in elements of the input type, no stages)",
+      "P");
+  add_checked_option(
+      app, "--wmma-shape",
+      [o](const std::string& value, std::string* why) {
+        int32_t shape = 0;
+        if (!parse_wmma_shape(value, &shape, why)) return false;
+        const Precision p = o->spec.precision;
+        if (p == Precision::kFp64)
+          return *why = "needs --precision f16, f16acc16, bf16 or tf32 (FP64 runs the 8x8x4 shape)", false;
+        if ((p == Precision::kTf32) != (shape == TCGEMM_WMMA_16x16x8))
+          return *why = std::string(p == Precision::kTf32 ? "TF32 has the one shape 16x16x8"
+                                                          : "16x16x8 is TF32's shape; 16-bit inputs take "
+                                                            "16x16x16, 32x8x16 or 8x32x16"),
+                 false;
+        o->spec.wmma_shape = shape;
+        return true;
+      },
+      "the WMMA shape of a lower precision: 16x16x16 (default), 32x8x16, 8x32x16; 16x16x8 for tf32", "S");
+
   // How many table shortcuts were given, for --family's consistency check (its callback runs after theirs).
   auto tables = std::make_shared<int>(0);
   CLI::Option* table2 = app.add_flag_callback(
       "--table2",
       [o, tables] {
-        o->spec = table2_spec();
+        o->spec = table2_spec(o->spec.precision, o->spec.wmma_shape);
         ++*tables;
       },
-      "the article's Table 2: shared_a, tiles 32,64,96,128 x pad_a 0,2,4,6, m = n = k = 3200");
+      "the article's Table 2: shared_a, tiles 32,64,96,128 x pad_a 0,2,4,6, m = n = k = 3200 (with --precision: "
+      "the WMMA family, both tiles padded by 0,16,32,48 bytes)");
   CLI::Option* table3 = app.add_flag_callback(
       "--table3",
       [o, tables] {
-        o->spec = table3_spec();
+        o->spec = table3_spec(o->spec.precision, o->spec.wmma_shape);
         ++*tables;
       },
       "the article's Table 3: shared_ab, tiles 32,64,96,128 x tile_k 32,64,96,128, pad_a = pad_b = 4, "
-      "stages 1 (the article's loop) and 2 (double-buffered)");
+      "stages 1 (the article's loop) and 2 (double-buffered) (with --precision: the WMMA family, 32-byte pads)");
   table2->excludes(table3)->disable_flag_override();
   table3->disable_flag_override();
 
@@ -52,6 +78,9 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
       [o, tables](const std::string& value, std::string* why) {
         int32_t family = 0;
         if (!parse_family(value, &family, why)) return false;
+        if (o->spec.precision != Precision::kFp64)
+          return *why = "chooses an FP64 family; --precision " + std::string(precision_name(o->spec.precision)) +
+                        " runs the WMMA family", false;
         if (*tables && family != o->spec.family)
           return *why = std::string("contradicts the table shortcut's family ") + family_name(o->spec.family), false;
         o->spec.family = family;
@@ -63,9 +92,10 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
   add_checked_option(app, "--tile-k", parse_into(parse_int_list, &o->spec.tile_k),
                      "depth of the shared tiles (default: the family's)", "LIST");
   CLI::Option* pad_a = add_checked_option(app, "--pad-a", parse_into(parse_int_list, &o->spec.pad_a),
-                                          "padding of the A tile, doubles (multiples of 2)", "LIST");
+                                          "padding of the A tile, in elements: doubles (multiples of 2), or the input type's (16 bytes' multiples)",
+                                          "LIST");
   CLI::Option* pad_b = add_checked_option(app, "--pad-b", parse_into(parse_int_list, &o->spec.pad_b),
-                                          "padding of the B tile, doubles", "LIST");
+                                          "padding of the B tile, in elements", "LIST");
   CLI::Option* pad = add_checked_option(
       app, "--pad",
       [o](const std::string& value, std::string* why) {
@@ -76,8 +106,15 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
       },
       "pad_a = pad_b, swept together", "LIST");
   pad->excludes(pad_a)->excludes(pad_b);
-  add_checked_option(app, "--stages", parse_into(parse_int_list, &o->spec.stages),
-                     "shared-memory pipeline depth (default: the family's)", "LIST");
+  add_checked_option(
+      app, "--stages",
+      [o](const std::string& value, std::string* why) {
+        if (o->spec.precision != Precision::kFp64)
+          return *why = "the WMMA family of --precision " + std::string(precision_name(o->spec.precision)) +
+                        " has no stages axis", false;
+        return parse_int_list(value, &o->spec.stages, why);
+      },
+      "shared-memory pipeline depth (default: the family's; FP64 only)", "LIST");
   add_checked_option(app, "--size", size_into({&o->spec.m, &o->spec.n, &o->spec.k}),
                      "m = n = k = N (default 3200, the article's)", "N");
   add_checked_option(app, "--m", size_into({&o->spec.m}), "m alone (overrides --size)", "M");

@@ -67,9 +67,10 @@ std::string row_label(const SweepRow& r, ColumnAxis axis) {
 // out (shared_a has no B tile and one stage; sm90_mma has a fixed shared-memory layout).
 std::string group_caption(const SweepRow& r, ColumnAxis axis) {
   const tcgemm_config& c = r.point.config;
-  const bool has_pad_a = c.family != TCGEMM_FAMILY_SM90_MMA;
-  const bool has_pad_b = c.family == TCGEMM_FAMILY_SHARED_AB;
-  const bool has_stages = c.family != TCGEMM_FAMILY_SHARED_A;
+  const bool fp64 = r.point.precision == Precision::kFp64;  // else the WMMA family: both pads, no stages
+  const bool has_pad_a = !fp64 || c.family != TCGEMM_FAMILY_SM90_MMA;
+  const bool has_pad_b = !fp64 || c.family == TCGEMM_FAMILY_SHARED_AB;
+  const bool has_stages = fp64 && c.family != TCGEMM_FAMILY_SHARED_A;
   std::vector<std::string> parts;
   const bool pads_are_columns = axis == ColumnAxis::kPadBoth;
   if (!pads_are_columns) {
@@ -83,7 +84,7 @@ std::string group_caption(const SweepRow& r, ColumnAxis axis) {
     }
   }
   if (has_stages && axis != ColumnAxis::kStages) parts.push_back("stages = " + std::to_string(c.stages));
-  std::string caption = std::string(family_name(c.family)) + ", " + size_text(r.point.m, r.point.n, r.point.k);
+  std::string caption = family_text(r.point) + ", " + size_text(r.point.m, r.point.n, r.point.k);
   for (size_t i = 0; i < parts.size(); ++i) caption += (i == 0 ? ": " : ", ") + parts[i];
   return caption;
 }
@@ -200,7 +201,7 @@ void render_group(const Group& g, ColumnAxis axis, const MarkdownOptions& opt, F
   *out += "\n";
   // Each note is its own paragraph (Markdown joins consecutive lines).
   if (!cublas.empty())
-    *out += "cuBLAS DGEMM on the same data: " + fmt("%.1f", median_of(cublas)) +
+    *out += reference_text(first.point) + " on the same data: " + fmt("%.1f", median_of(cublas)) +
             " TFLOP/s (median over this table's timed points).\n\n";
   if (best) {
     *out += "Best: " + fmt("%.1f", best->tflops) + " TFLOP/s at " + row_label(*best, axis) + ", " +
@@ -314,7 +315,7 @@ std::string csv_record(const SweepRow& r) {
   const tcgemm_config& c = r.point.config;
   const std::vector<std::string> fields = {
       r.device,
-      family_name(c.family),
+      family_text(r.point),
       std::to_string(r.point.m),
       std::to_string(r.point.n),
       std::to_string(r.point.k),

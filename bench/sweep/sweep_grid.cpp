@@ -158,32 +158,204 @@ bool parse_family(const std::string& text, int32_t* family, std::string* error) 
 
 const char* family_name(int32_t family) { return bench::family_label(family); }
 
-SweepSpec table2_spec() {
+bool parse_precision(const std::string& raw, Precision* out, std::string* error) {
+  const std::string text = trim(raw);
+  static const struct {
+    const char* name;
+    Precision value;
+  } kNames[] = {{"fp64", Precision::kFp64}, {"f16", Precision::kF16}, {"f16acc16", Precision::kF16Acc16},
+                {"bf16", Precision::kBf16}, {"tf32", Precision::kTf32}};
+  for (const auto& n : kNames)
+    if (text == n.name) {
+      *out = n.value;
+      return true;
+    }
+  *error = "'" + raw + "' is not a precision (fp64, f16, f16acc16, bf16 or tf32)";
+  return false;
+}
+
+const char* precision_name(Precision p) {
+  switch (p) {
+    case Precision::kFp64: return "fp64";
+    case Precision::kF16: return "f16";
+    case Precision::kF16Acc16: return "f16acc16";
+    case Precision::kBf16: return "bf16";
+    case Precision::kTf32: return "tf32";
+  }
+  return "?";
+}
+
+bool parse_wmma_shape(const std::string& raw, int32_t* shape, std::string* error) {
+  const std::string text = trim(raw);
+  for (int32_t s : {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16, TCGEMM_WMMA_16x16x8})
+    if (text == wmma_shape_name(s)) {
+      *shape = s;
+      return true;
+    }
+  *error = "'" + raw + "' is not a WMMA shape (16x16x16, 32x8x16, 8x32x16 or 16x16x8)";
+  return false;
+}
+
+const char* wmma_shape_name(int32_t shape) {
+  switch (shape) {
+    case TCGEMM_WMMA_16x16x16: return "16x16x16";
+    case TCGEMM_WMMA_32x8x16: return "32x8x16";
+    case TCGEMM_WMMA_8x32x16: return "8x32x16";
+    case TCGEMM_WMMA_16x16x8: return "16x16x8";
+    default: return "default";
+  }
+}
+
+int32_t input_type_of(Precision p) {
+  switch (p) {
+    case Precision::kF16:
+    case Precision::kF16Acc16: return TCGEMM_TYPE_F16;
+    case Precision::kBf16: return TCGEMM_TYPE_BF16;
+    case Precision::kTf32: return TCGEMM_TYPE_F32;
+    case Precision::kFp64: break;
+  }
+  return TCGEMM_TYPE_F64;
+}
+
+int32_t compute_type_of(Precision p) {
+  return p == Precision::kFp64 ? TCGEMM_TYPE_F64 : p == Precision::kF16Acc16 ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_F32;
+}
+
+// FP16 accumulation writes FP16, as cuBLAS's FP16-compute GEMM (the yardstick) must.
+int32_t output_type_of(Precision p) { return compute_type_of(p); }
+
+int32_t input_bytes_of(Precision p) {
+  const int32_t t = input_type_of(p);
+  return t == TCGEMM_TYPE_F64 ? 8 : t == TCGEMM_TYPE_F32 ? 4 : 2;
+}
+
+std::string family_text(const SweepPoint& p) {
+  if (p.precision == Precision::kFp64) return family_name(p.config.family);
+  return std::string("wmma_lowp ") + precision_name(p.precision) + " " + wmma_shape_name(p.wmma.shape);
+}
+
+std::string reference_text(const SweepPoint& p) {
+  switch (p.precision) {
+    case Precision::kFp64: return "cuBLAS DGEMM";
+    case Precision::kF16: return "cuBLAS GemmEx F16 (FP32 accumulation)";
+    case Precision::kF16Acc16: return "cuBLAS GemmEx F16 (FP16 accumulation)";
+    case Precision::kBf16: return "cuBLAS GemmEx BF16 (FP32 accumulation)";
+    case Precision::kTf32: return "cuBLAS GemmEx TF32 (FP32 accumulation)";
+  }
+  return "cuBLAS";
+}
+
+namespace {
+
+// The article's paddings, in doubles, as elements of a lower precision's input type (same bytes).
+std::vector<int32_t> pads_in_elements(std::initializer_list<int32_t> doubles, Precision p) {
+  std::vector<int32_t> out;
+  for (int32_t d : doubles) out.push_back(d * 8 / input_bytes_of(p));
+  return out;
+}
+
+}  // namespace
+
+SweepSpec table2_spec(Precision precision, int32_t wmma_shape) {
   SweepSpec spec;
+  spec.precision = precision;
+  spec.wmma_shape = wmma_shape;
   spec.family = TCGEMM_FAMILY_SHARED_A;
   spec.tiles = {{32, 32}, {64, 64}, {96, 96}, {128, 128}};
-  spec.pad_a = {0, 2, 4, 6};
+  if (precision == Precision::kFp64) {
+    spec.pad_a = {0, 2, 4, 6};
+  } else {  // the WMMA family keeps both tiles in shared memory: pad them together
+    spec.pad_a = pads_in_elements({0, 2, 4, 6}, precision);
+    spec.pad_b_follows_pad_a = true;
+  }
   return spec;
 }
 
-SweepSpec table3_spec() {
+SweepSpec table3_spec(Precision precision, int32_t wmma_shape) {
   SweepSpec spec;
+  spec.precision = precision;
+  spec.wmma_shape = wmma_shape;
   spec.family = TCGEMM_FAMILY_SHARED_AB;
   spec.tiles = {{32, 32}, {64, 64}, {96, 96}, {128, 128}};
   spec.tile_k = {32, 64, 96, 128};
-  spec.pad_a = {4};
-  spec.pad_b = {4};
-  spec.stages = {1, 2};
+  if (precision == Precision::kFp64) {
+    spec.pad_a = {4};
+    spec.pad_b = {4};
+    spec.stages = {1, 2};
+  } else {
+    spec.pad_a = pads_in_elements({4}, precision);
+    spec.pad_b = spec.pad_a;
+  }
   return spec;
 }
 
+namespace {
+
+// A point of a lower precision: the WMMA configuration resolved (every default filled in) and mirrored
+// into p->config's tile, tile_k and pad fields; invalid_reason holds the library's message otherwise.
+void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t pa, int32_t pb, SweepPoint* p) {
+  tcgemm_wmma_config w{};
+  // The default shape made explicit, so that points the library refuses still name it (and group with the
+  // others in the tables).
+  w.shape = spec.wmma_shape != TCGEMM_WMMA_SHAPE_DEFAULT ? spec.wmma_shape
+            : spec.precision == Precision::kTf32          ? TCGEMM_WMMA_16x16x8
+                                                          : TCGEMM_WMMA_16x16x16;
+  w.tile = tile.m;
+  w.tile_k = tk;
+  w.pad_a = pa;
+  w.pad_b = pb;
+  p->wmma = w;
+  p->config = tcgemm_config{};
+  p->config.tile_m = tile.m;
+  p->config.tile_n = tile.n;
+  p->config.tile_k = tk;
+  p->config.pad_a = pa;
+  p->config.pad_b = pb;
+  if (tile.m != tile.n) {
+    p->invalid_reason = "tile " + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
+                        ": the WMMA family's tiles are square (64 or 128)";
+    return;
+  }
+  tcgemm_wmma_config resolved{};
+  int64_t bytes = 0;
+  if (tcgemm_wmma_config_resolve(input_type_of(spec.precision), compute_type_of(spec.precision), &w, &resolved,
+                                 &bytes) != TCGEMM_SUCCESS) {
+    p->invalid_reason = tcgemm_last_error();
+    if (p->invalid_reason.empty()) p->invalid_reason = "invalid configuration";
+    return;
+  }
+  p->wmma = resolved;
+  p->config.tile_m = p->config.tile_n = resolved.tile;
+  p->config.tile_k = resolved.tile_k;
+  p->config.pad_a = resolved.pad_a;
+  p->config.pad_b = resolved.pad_b;
+  p->smem_bytes = bytes;
+  p->threads = resolved.tile == 128 ? 512 : 128;  // 16 or 4 warps (tcgemm.h, tcgemm_wmma_config)
+}
+
+}  // namespace
+
 std::vector<SweepPoint> expand(const SweepSpec& spec) {
+  const bool lowp = spec.precision != Precision::kFp64;
   // Unspecified axes come from the family's complete default configuration, so every point carries
   // explicit values (what runs is what the CSV shows). An unknown family leaves a zero config that
   // validation then rejects with its own message.
   tcgemm_config base{};
   base.family = spec.family;
-  if (tcgemm_default_config(spec.family, &base) != TCGEMM_SUCCESS) {
+  if (lowp) {
+    // The WMMA family's defaults for this precision and shape, mirrored (0s if the shape is refused: every
+    // point then carries the library's message).
+    base = tcgemm_config{};
+    tcgemm_wmma_config want{}, got{};
+    want.shape = spec.wmma_shape;
+    want.pad_a = want.pad_b = 16 / input_bytes_of(spec.precision);
+    int64_t bytes = 0;
+    if (tcgemm_wmma_config_resolve(input_type_of(spec.precision), compute_type_of(spec.precision), &want, &got,
+                                   &bytes) == TCGEMM_SUCCESS) {
+      base.tile_m = base.tile_n = got.tile;
+      base.tile_k = got.tile_k;
+    }
+  } else if (tcgemm_default_config(spec.family, &base) != TCGEMM_SUCCESS) {
     base = tcgemm_config{};
     base.family = spec.family;
   }
@@ -193,10 +365,12 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
   const std::vector<TileShape> tiles =
       spec.tiles.empty() ? std::vector<TileShape>{{base.tile_m, base.tile_n}} : spec.tiles;
   const std::vector<int32_t> tile_k = or_default(spec.tile_k, base.tile_k);
+  // The WMMA family's default padding is 16 bytes of the input type (what a NULL configuration uses).
+  if (lowp) base.pad_a = base.pad_b = 16 / input_bytes_of(spec.precision);
   const std::vector<int32_t> pad_a = or_default(spec.pad_a, base.pad_a);
   const std::vector<int32_t> pad_b =
       spec.pad_b_follows_pad_a ? std::vector<int32_t>{0} : or_default(spec.pad_b, base.pad_b);
-  const std::vector<int32_t> stages = or_default(spec.stages, base.stages);
+  const std::vector<int32_t> stages = lowp ? std::vector<int32_t>{0} : or_default(spec.stages, base.stages);
 
   std::vector<SweepPoint> points;
   for (const TileShape& tile : tiles)
@@ -206,9 +380,15 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
           for (int32_t st : stages) {
             SweepPoint p;
             p.index = points.size();
+            p.precision = spec.precision;
             p.m = spec.m;
             p.n = spec.n;
             p.k = spec.k;
+            if (lowp) {
+              set_lowp_point(spec, tile, tk, pa, spec.pad_b_follows_pad_a ? pa : pb, &p);
+              points.push_back(p);
+              continue;
+            }
             p.config = base;
             p.config.tile_m = tile.m;
             p.config.tile_n = tile.n;
@@ -232,17 +412,24 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
 
 std::string point_label(const SweepPoint& p) {
   const tcgemm_config& c = p.config;
-  return std::string(family_name(c.family)) + " " + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) +
-         "x" + std::to_string(c.tile_k) + " pad_a=" + std::to_string(c.pad_a) +
-         " pad_b=" + std::to_string(c.pad_b) + " stages=" + std::to_string(c.stages);
+  std::string label = family_text(p) + " " + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) + "x" +
+                      std::to_string(c.tile_k) + " pad_a=" + std::to_string(c.pad_a) +
+                      " pad_b=" + std::to_string(c.pad_b);
+  if (p.precision == Precision::kFp64) label += " stages=" + std::to_string(c.stages);
+  return label;
 }
 
 std::string point_key(const SweepPoint& p) {
   const tcgemm_config& c = p.config;
-  return std::string(kPointKeyPrefix) + family_name(c.family) + ":" + std::to_string(p.m) + "x" +
-         std::to_string(p.n) + "x" + std::to_string(p.k) + ":" + std::to_string(c.tile_m) + "x" +
-         std::to_string(c.tile_n) + "x" + std::to_string(c.tile_k) + ":pad_a=" + std::to_string(c.pad_a) +
-         ":pad_b=" + std::to_string(c.pad_b) + ":stages=" + std::to_string(c.stages);
+  std::string family = family_text(p);
+  for (char& ch : family)
+    if (ch == ' ') ch = '_';
+  std::string key = std::string(kPointKeyPrefix) + family + ":" + std::to_string(p.m) + "x" + std::to_string(p.n) +
+                    "x" + std::to_string(p.k) + ":" + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) +
+                    "x" + std::to_string(c.tile_k) + ":pad_a=" + std::to_string(c.pad_a) +
+                    ":pad_b=" + std::to_string(c.pad_b);
+  if (p.precision == Precision::kFp64) key += ":stages=" + std::to_string(c.stages);
+  return key;
 }
 
 }  // namespace tcgemm::sweep

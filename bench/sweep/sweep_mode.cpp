@@ -91,8 +91,9 @@ int run_sweep(const CliOptions& opt) {
     std::fprintf(stderr, "tcgemm-bench sweep: cannot run on the GPU: %s\n", error.c_str());
     return kExitUsage;
   }
+  const std::string family = points.empty() ? std::string(family_name(opt.spec.family)) : family_text(points.front());
   std::fprintf(stderr, "tcgemm-bench sweep: %s, family %s, M = %lld, N = %lld, K = %lld, %zu points, %s\n",
-               runner.device_name().c_str(), family_name(opt.spec.family), static_cast<long long>(opt.spec.m),
+               runner.device_name().c_str(), family.c_str(), static_cast<long long>(opt.spec.m),
                static_cast<long long>(opt.spec.n), static_cast<long long>(opt.spec.k), points.size(),
                opt.run.profile_once ? "each run once for profiling"
                                     : ("warm-up " + std::to_string(opt.run.warmup) + ", median of " +

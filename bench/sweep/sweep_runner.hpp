@@ -1,5 +1,6 @@
 // Runs sweep points on the GPU through the public API only (tcgemm_dgemm_config with the point's
-// configuration), with cuBLAS DGEMM on the same data as correctness reference and speed yardstick.
+// configuration; tcgemm_gemm_ex with its WMMA configuration for a lower precision), with cuBLAS on the same
+// data (DGEMM; GemmEx in the point's types) as correctness reference and speed yardstick.
 // Used by both tcgemm-bench's sweep mode and the GPU smoke test, so the test exercises the real path.
 #pragma once
 
@@ -32,9 +33,10 @@ struct RunnerOptions {
 // Per point:
 //   1. invalid configuration (host validation) or not fitting the device (tcgemm_config_check_device)
 //      -> skipped, with the library's message;
-//   2. fresh random A, B (uniform [-1, 1)), C poisoned with NaN; one tcgemm_dgemm_config call (beta = 0,
-//      so C must not be read), checked against cuBLAS on the same operands by the shared reference check
-//      (bench/check/reference_check.hpp);
+//   2. fresh random A, B (uniform [-1, 1), rounded to the input type on the host, so that tcgemm and cuBLAS
+//      multiply the same numbers), C poisoned with NaN; one tcgemm call (beta = 0, so C must not be read),
+//      checked against cuBLAS on the same operands by the shared reference check
+//      (bench/check/reference_check.hpp) with the accumulator's unit roundoff in place of FP64's;
 //   3. warm-up, then `reps` runs each between its own pair of CUDA events (bench/timing.hpp): median,
 //      min, max; the same for cuBLAS on the same data; TFLOP/s = 2 m n k / median.
 // A library or CUDA error becomes an "error" row. If it leaves the CUDA context unusable (a sticky error
@@ -57,9 +59,13 @@ class SweepRunner {
   SweepRow run_point(const SweepPoint& point);
 
  private:
-  bool ensure_buffers(int64_t m, int64_t n, int64_t k, std::string* error);
+  bool ensure_buffers(const SweepPoint& p, std::string* error);
+  // A and B of the point's precision: hA_/hB_ rounded to the input type, uploaded to dA_/dB_.
+  bool upload_operands(const SweepPoint& p, uint64_t seed, std::string* error);
+  // C of tcgemm (dC_) and of cuBLAS (dRef_), in the point's output type, into hC_/hRef_ as doubles.
+  bool download_results(const SweepPoint& p, std::string* error);
   bool launch_tcgemm(const SweepPoint& p, std::string* error);
-  bool launch_cublas(const SweepPoint& p, double* C, std::string* error);
+  bool launch_cublas(const SweepPoint& p, void* C, std::string* error);
   // Records a CUDA/library failure on the row; marks the runner broken when the context is lost.
   void fail(SweepRow* row, const std::string& what);
   void run_checked_and_timed(const SweepPoint& p, SweepRow* row);
@@ -71,9 +77,13 @@ class SweepRunner {
   SmLimits limits_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
-  double *dA_ = nullptr, *dB_ = nullptr, *dC_ = nullptr, *dRef_ = nullptr;
-  size_t a_elems_ = 0, b_elems_ = 0, c_elems_ = 0;
+  // Device buffers as bytes, in the point's element types (double for FP64).
+  void *dA_ = nullptr, *dB_ = nullptr, *dC_ = nullptr, *dRef_ = nullptr;
+  size_t a_bytes_ = 0, b_bytes_ = 0, c_bytes_ = 0, ref_bytes_ = 0;
   std::vector<double> hA_, hB_, hC_, hRef_;
+  std::vector<unsigned char> staging_;  // typed copies on their way to or from the device
+  int smem_optin_ = 0;  // bytes of shared memory a block may opt in to
+  int cc_major_ = 0;
   bool broken_ = false;
   std::string broken_reason_;
 };

@@ -159,6 +159,33 @@ TEST(SweepCli, Defaults) {
   EXPECT_EQ(expand(o.spec).size(), 4u * 4u * 3u * 2u);
 }
 
+// --precision turns the table shortcuts (in any order on the line) to the WMMA family in that precision.
+TEST(SweepCli, PrecisionAndShape) {
+  CliOptions o;
+  std::string err;
+  ASSERT_TRUE(cli({"--table3", "--precision", "bf16", "--wmma-shape", "32x8x16", "--size", "1024"}, &o, &err)) << err;
+  EXPECT_EQ(o.spec.precision, Precision::kBf16);
+  EXPECT_EQ(o.spec.wmma_shape, TCGEMM_WMMA_32x8x16);
+  EXPECT_EQ(o.spec.pad_a, (Ints{16}));
+  EXPECT_TRUE(o.spec.stages.empty());
+  EXPECT_EQ(o.spec.m, 1024);
+  EXPECT_EQ(expand(o.spec).size(), 16u);
+  ASSERT_TRUE(cli({"--precision", "tf32", "--table2"}, &o, &err)) << err;
+  EXPECT_EQ(o.spec.pad_a, (Ints{0, 4, 8, 12}));
+  EXPECT_TRUE(o.spec.pad_b_follows_pad_a);
+  expect_usage_errors({"sweep"}, {
+      {{"--precision", "fp8"}, "--precision fp8: 'fp8' is not a precision (fp64, f16, f16acc16, bf16 or tf32)"},
+      {{"--wmma-shape", "32x8x16"},
+       "--wmma-shape 32x8x16: needs --precision f16, f16acc16, bf16 or tf32 (FP64 runs the 8x8x4 shape)"},
+      {{"--precision", "tf32", "--wmma-shape", "16x16x16"}, "--wmma-shape 16x16x16: TF32 has the one shape 16x16x8"},
+      {{"--wmma-shape", "16x16x8", "--precision", "f16"},
+       "--wmma-shape 16x16x8: 16x16x8 is TF32's shape; 16-bit inputs take 16x16x16, 32x8x16 or 8x32x16"},
+      {{"--precision", "f16", "--family", "shared_ab"},
+       "--family shared_ab: chooses an FP64 family; --precision f16 runs the WMMA family"},
+      {{"--precision", "bf16", "--stages", "2"}, "--stages 2: the WMMA family of --precision bf16 has no stages axis"},
+  });
+}
+
 // CLI11 words the errors it finds itself (unknown option, missing value, exclusions); the values' own
 // checks say "<option> <value>: <why>".
 TEST(SweepCli, Errors) {

@@ -183,6 +183,76 @@ TEST(SweepExpand, PadFollowsPadAAndFamilyKnobsStayDefault) {
   EXPECT_NE(q[0].invalid_reason.find("pad_b=2"), std::string::npos) << q[0].invalid_reason;
 }
 
+// The article's tables in a lower precision: the WMMA family, the same paddings in bytes (Table 2: 0, 16,
+// 32, 48 bytes on both tiles; Table 3: 32 bytes), no stages axis; tiles 32 and 96 kept and reported invalid
+// with the library's message, 64 and 128 resolved (tile_k, shape) with their shared memory.
+TEST(SweepExpand, LowerPrecisionTablesRunTheWmmaFamily) {
+  const std::vector<SweepPoint> t2 = expand(table2_spec(Precision::kF16));
+  ASSERT_EQ(t2.size(), 16u);
+  const Ints pads = {0, 8, 16, 24};
+  for (size_t i = 0; i < t2.size(); ++i) {
+    SCOPED_TRACE(point_label(t2[i]));
+    EXPECT_EQ(t2[i].precision, Precision::kF16);
+    EXPECT_EQ(t2[i].config.pad_a, pads[i % 4]);
+    EXPECT_EQ(t2[i].config.pad_b, pads[i % 4]);
+    EXPECT_EQ(t2[i].config.tile_k, 32);  // the WMMA family's default, made explicit
+    const int32_t tile = t2[i].config.tile_m;
+    EXPECT_EQ(t2[i].valid(), tile == 64 || tile == 128) << t2[i].invalid_reason;
+    if (!t2[i].valid()) {
+      EXPECT_NE(t2[i].invalid_reason.find("tile"), std::string::npos) << t2[i].invalid_reason;
+      continue;
+    }
+    EXPECT_EQ(t2[i].wmma.shape, TCGEMM_WMMA_16x16x16);
+    EXPECT_EQ(t2[i].wmma.tile, tile);
+    EXPECT_EQ(t2[i].threads, tile == 64 ? 128 : 512);
+    tcgemm_wmma_config resolved{};
+    int64_t bytes = 0;
+    ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, &t2[i].wmma, &resolved, &bytes),
+              TCGEMM_SUCCESS);
+    EXPECT_EQ(t2[i].smem_bytes, bytes);
+  }
+  EXPECT_EQ(point_label(t2[5]), "wmma_lowp f16 16x16x16 64x64x32 pad_a=8 pad_b=8");
+  EXPECT_EQ(point_key(t2[5]), "tcgemm-sweep:wmma_lowp_f16_16x16x16:3200x3200x3200:64x64x32:pad_a=8:pad_b=8");
+  EXPECT_EQ(family_text(t2[5]), "wmma_lowp f16 16x16x16");
+  EXPECT_EQ(reference_text(t2[5]), "cuBLAS GemmEx F16 (FP32 accumulation)");
+
+  const std::vector<SweepPoint> t3 = expand(table3_spec(Precision::kTf32, TCGEMM_WMMA_16x16x8));
+  ASSERT_EQ(t3.size(), 16u);  // 4 tiles x 4 tile_k, no stages
+  for (const SweepPoint& q : t3) {
+    EXPECT_EQ(q.config.pad_a, 8);  // 32 bytes of FP32
+    EXPECT_EQ(q.config.pad_b, 8);
+  }
+  EXPECT_EQ(family_text(t3[4]), "wmma_lowp tf32 16x16x8");
+  // A padding off the 16-byte rule in this type is the library's to reject; rectangles are not tiles here.
+  SweepSpec bad = table3_spec(Precision::kBf16);
+  bad.tiles = {{64, 64}, {128, 64}};
+  bad.tile_k = {32};
+  bad.pad_a = {4};
+  const std::vector<SweepPoint> b = expand(bad);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_NE(b[0].invalid_reason.find("pad_a=4"), std::string::npos) << b[0].invalid_reason;
+  EXPECT_NE(b[1].invalid_reason.find("square"), std::string::npos) << b[1].invalid_reason;
+}
+
+TEST(SweepGrid, ParsesPrecisionAndShape) {
+  Precision p = Precision::kFp64;
+  int32_t shape = 0;
+  std::string err;
+  ASSERT_TRUE(parse_precision("bf16", &p, &err)) << err;
+  EXPECT_EQ(p, Precision::kBf16);
+  ASSERT_TRUE(parse_precision("f16acc16", &p, &err)) << err;
+  EXPECT_EQ(p, Precision::kF16Acc16);
+  EXPECT_FALSE(parse_precision("fp8", &p, &err));
+  EXPECT_EQ(err, "'fp8' is not a precision (fp64, f16, f16acc16, bf16 or tf32)");
+  ASSERT_TRUE(parse_wmma_shape("8x32x16", &shape, &err)) << err;
+  EXPECT_EQ(shape, TCGEMM_WMMA_8x32x16);
+  EXPECT_FALSE(parse_wmma_shape("8x8x4", &shape, &err));
+  EXPECT_EQ(err, "'8x8x4' is not a WMMA shape (16x16x16, 32x8x16, 8x32x16 or 16x16x8)");
+  EXPECT_EQ(input_bytes_of(Precision::kTf32), 4);
+  EXPECT_EQ(output_type_of(Precision::kF16Acc16), TCGEMM_TYPE_F16);
+  EXPECT_EQ(output_type_of(Precision::kBf16), TCGEMM_TYPE_F32);
+}
+
 // ---- occupancy ----------------------------------------------------------------------------------
 
 TEST(SweepOccupancy, BlocksPerSmUpperBound) {

@@ -105,6 +105,51 @@ TEST(SweepGpu, TwoPointSweepProducesCheckedTimedCsvRows) {
   }
 }
 
+// Every lower precision through the same runner (tcgemm_gemm_ex on the WMMA family against cuBLAS GemmEx on
+// the same rounded inputs): both tiles of one padding, checked and timed, the family column naming the
+// precision and shape, and an invalid tile (96) skipped with the library's reason.
+TEST(SweepGpu, LowerPrecisionPointsAreCheckedAndTimed) {
+  TCGEMM_REQUIRE_GPU();
+  SweepRunner runner(smoke_options());
+  std::string error;
+  ASSERT_TRUE(runner.init(&error)) << error;
+  const struct {
+    Precision precision;
+    int32_t shape;
+    const char* family;
+  } kCases[] = {{Precision::kF16, TCGEMM_WMMA_32x8x16, "wmma_lowp f16 32x8x16"},
+                {Precision::kF16Acc16, TCGEMM_WMMA_16x16x16, "wmma_lowp f16acc16 16x16x16"},
+                {Precision::kBf16, TCGEMM_WMMA_8x32x16, "wmma_lowp bf16 8x32x16"},
+                {Precision::kTf32, TCGEMM_WMMA_16x16x8, "wmma_lowp tf32 16x16x8"}};
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(c.family);
+    SweepSpec spec = table3_spec(c.precision, c.shape);
+    spec.tiles = {{64, 64}, {96, 96}, {128, 128}};
+    spec.tile_k = {64};
+    spec.m = 200;  // not a multiple of any tile
+    spec.n = 136;
+    spec.k = 264;
+    const std::vector<SweepRow> rows = run_points(runner, expand(spec), nullptr);
+    ASSERT_EQ(rows.size(), 3u);
+    for (int i : {0, 2}) {
+      EXPECT_EQ(rows[size_t(i)].status, RowStatus::kOk) << status_text(rows[size_t(i)]);
+      EXPECT_GT(rows[size_t(i)].tflops, 0.0);
+      EXPECT_GT(rows[size_t(i)].cublas_tflops, 0.0);
+      // Same rounded inputs on both sides: only the accumulation order differs.
+      EXPECT_LT(rows[size_t(i)].max_rel_err, c.precision == Precision::kF16Acc16 ? 1e-2 : 1e-5);
+    }
+    EXPECT_EQ(rows[1].status, RowStatus::kSkipped);
+    EXPECT_NE(rows[1].reason.find("tile"), std::string::npos) << rows[1].reason;
+    const std::vector<std::string> lines = lines_of(format_csv(rows));
+    ASSERT_EQ(lines.size(), 4u);
+    const std::vector<std::string> f = split_csv_record(lines[1]);
+    EXPECT_EQ(f[1], c.family);
+    const std::string md = format_markdown(rows, MarkdownOptions{kSmokeReps});
+    EXPECT_NE(md.find(std::string("### ") + c.family), std::string::npos) << md;
+    EXPECT_NE(md.find("cuBLAS GemmEx"), std::string::npos) << md;
+  }
+}
+
 TEST(SweepGpu, PointsThatCannotRunAreSkippedWithReasons) {
   TCGEMM_REQUIRE_GPU();
   SweepRunner runner(smoke_options());
