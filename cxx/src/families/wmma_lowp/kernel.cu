@@ -13,15 +13,21 @@
 // a leading dimension of whole 16-byte units. (A column-major A tile would put the 8-row fragments of the
 // 8x32x16 shape 16 bytes apart.)
 //
-// Staging: each thread copies elements with bounds checks, walking the operand's contiguous dimension
-// fastest so that a warp's global reads coalesce; elements outside op(A) or op(B) are written as zeros, which
-// add nothing to C. This is the simple, always-legal path; the issue's fast path for these precisions is an
-// mma.sync kernel with cp.async, not this one.
+// Staging: both shared tiles hold their operand k-contiguous, element (o, k) at dst[o * ld_s + k] (o is m
+// for A, n for B). Where A and B allow 16-byte reads (LowpArgs::vec_a/vec_b) a thread moves whole 16-byte
+// pieces of E = 16 / sizeof(In) elements: an operand that is k-contiguous in memory too (A transposed, B not)
+// goes piece for piece; one that is m- or n-contiguous (A untransposed, B transposed) goes in E x E blocks,
+// E pieces along o read from E consecutive k columns and transposed in registers into E pieces along k, so
+// both the global reads and the shared writes stay 16 bytes wide. Pieces or blocks that cross the edge of
+// op(A) or op(B), and operands without 16-byte reads, are staged element by element with bounds checks.
+// Elements outside op(A) or op(B) are written as zeros, which add nothing to C.
 //
 // Epilogue: each warp stores one accumulator fragment at a time into its own scratch in shared memory
 // (store_matrix_sync), and its lanes apply C = alpha * acc + beta * C to the elements inside m x n, reading C
 // only when beta != 0 and converting to C's type. The fragment's lane mapping stays opaque.
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -43,23 +49,20 @@ using namespace nvcuda;
 constexpr int kWarpThreads = 32;
 constexpr int64_t kDefaultDynamicSmemBytes = 48 * 1024;
 
-// The stored element type and the WMMA fragment element type of each input kind.
+// The WMMA fragment element type of each input kind.
 template <class In>
 struct InputTraits;
 template <>
 struct InputTraits<__half> {
   using Frag = __half;
-  static __device__ __forceinline__ __half zero() { return __float2half(0.0f); }
 };
 template <>
 struct InputTraits<__nv_bfloat16> {
   using Frag = __nv_bfloat16;
-  static __device__ __forceinline__ __nv_bfloat16 zero() { return __float2bfloat16(0.0f); }
 };
 template <>
 struct InputTraits<float> {  // TF32: stored as float, rounded when a fragment is loaded
   using Frag = wmma::precision::tf32;
-  static __device__ __forceinline__ float zero() { return 0.0f; }
 };
 
 template <class Acc>
@@ -74,24 +77,85 @@ __device__ __forceinline__ float acc_to_float<__half>(__half v) {
 }
 
 
-// Copies rows x cols of a column-major `op` view into shared memory. Element (r, c) of op(X), X stored with
-// leading dimension ld, is x[r + c * ld] untransposed and x[c + r * ld] transposed. The shared copy has
-// element (r, c) at dst[r * rs + c * cs] (row-major A: rs = ld_s, cs = 1; column-major B: rs = 1, cs = ld_s).
-// Threads walk the dimension that is contiguous in memory fastest.
+// The bits of one element: staging moves raw bits (all-zero bits are +0 in every input type).
+template <class In>
+using ElemBits = typename std::conditional<sizeof(In) == 2, uint16_t, uint32_t>::type;
+
+// Element (o, k) of an operand whose tile is being staged: x[k + o * ld] when k-contiguous, else x[o + k * ld].
+struct StageSource {
+  const void* x;
+  int64_t ld;
+  bool k_contiguous;
+  int64_t o0, k0;        // the tile's first element
+  int64_t o_lim, k_lim;  // the operand's extent (m or n, k)
+};
+
+template <class Bits>
+__device__ __forceinline__ Bits element_or_zero(const StageSource& s, int o, int k) {
+  const int64_t go = s.o0 + o, gk = s.k0 + k;
+  if (go >= s.o_lim || gk >= s.k_lim) return Bits(0);
+  const Bits* x = static_cast<const Bits*>(s.x);
+  return s.k_contiguous ? x[gk + go * s.ld] : x[go + gk * s.ld];
+}
+
+// One E-element piece along k at (o, k), element by element (edges, unaligned operands).
+template <class Bits, int E>
+__device__ __forceinline__ void stage_piece_scalar(Bits* dst, int ld_s, const StageSource& s, int o, int k) {
+#pragma unroll
+  for (int e = 0; e < E; ++e) dst[o * ld_s + k + e] = element_or_zero<Bits>(s, o, k + e);
+}
+
+// The tile_o x tile_k tile of s into dst (element (o, k) at dst[o * ld_s + k]) by `threads` threads.
 template <class In, int kThreads>
-__device__ __forceinline__ void stage_tile(In* dst, int rs, int cs, int rows, int cols, const In* x, int64_t ld,
-                                           bool trans, int64_t r0, int64_t c0, int64_t r_lim, int64_t c_lim,
-                                           int tid) {
-  const int total = rows * cols;
-#pragma unroll 4
-  for (int idx = tid; idx < total; idx += kThreads) {
-    // Untransposed: r is contiguous; transposed: c is.
-    const int r = trans ? idx / cols : idx % rows;
-    const int c = trans ? idx % cols : idx / rows;
-    const int64_t gr = r0 + r, gc = c0 + c;
-    In v = InputTraits<In>::zero();
-    if (gr < r_lim && gc < c_lim) v = trans ? x[gc + gr * ld] : x[gr + gc * ld];
-    dst[r * rs + c * cs] = v;
+__device__ __forceinline__ void stage_tile(ElemBits<In>* dst, int ld_s, int tile_o, int tile_k,
+                                           const StageSource& s, bool vec, int tid) {
+  using Bits = ElemBits<In>;
+  constexpr int E = 16 / int(sizeof(In));
+  const int k_pieces = tile_k / E;  // tile_k is a multiple of the shape's k, itself a multiple of E
+  if (!vec) {
+    for (int u = tid; u < tile_o * k_pieces; u += kThreads)
+      stage_piece_scalar<Bits, E>(dst, ld_s, s, u / k_pieces, (u % k_pieces) * E);
+    return;
+  }
+  const Bits* x = static_cast<const Bits*>(s.x);
+  if (s.k_contiguous) {
+    // Consecutive threads take consecutive pieces of one row: a warp reads whole 16-byte runs of a column.
+    for (int u = tid; u < tile_o * k_pieces; u += kThreads) {
+      const int o = u / k_pieces, k = (u % k_pieces) * E;
+      const int64_t go = s.o0 + o, gk = s.k0 + k;
+      if (go < s.o_lim && gk + E <= s.k_lim)
+        *reinterpret_cast<uint4*>(dst + o * ld_s + k) = __ldg(reinterpret_cast<const uint4*>(x + gk + go * s.ld));
+      else
+        stage_piece_scalar<Bits, E>(dst, ld_s, s, o, k);
+    }
+    return;
+  }
+  // o-contiguous: E x E blocks. Consecutive threads take consecutive blocks down o, so a warp's reads of one
+  // k column are contiguous.
+  const int o_blocks = tile_o / E;
+  for (int u = tid; u < o_blocks * k_pieces; u += kThreads) {
+    const int o = (u % o_blocks) * E, k = (u / o_blocks) * E;
+    const int64_t go = s.o0 + o, gk = s.k0 + k;
+    if (go + E <= s.o_lim && gk + E <= s.k_lim) {
+      Bits v[E][E];  // v[j][i]: element (o + i, k + j)
+#pragma unroll
+      for (int j = 0; j < E; ++j) {
+        const uint4 piece = __ldg(reinterpret_cast<const uint4*>(x + go + (gk + j) * s.ld));
+        memcpy(v[j], &piece, 16);
+      }
+#pragma unroll
+      for (int i = 0; i < E; ++i) {
+        Bits row[E];
+#pragma unroll
+        for (int j = 0; j < E; ++j) row[j] = v[j][i];
+        uint4 piece;
+        memcpy(&piece, row, 16);
+        *reinterpret_cast<uint4*>(dst + (o + i) * ld_s + k) = piece;
+      }
+    } else {
+#pragma unroll 1
+      for (int i = 0; i < E; ++i) stage_piece_scalar<Bits, E>(dst, ld_s, s, o + i, k);
+    }
   }
 }
 
@@ -139,8 +203,10 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTile>::kThread
     for (int64_t s = 0; s < k_tiles; ++s) {
       const int64_t k0 = s * p.tile_k;
       __syncthreads();  // every warp is done with the previous k-tile
-      stage_tile<In, Shape::kThreads>(a_s, lda_s, 1, kTile, p.tile_k, A, p.lda, p.trans_a, row0, k0, p.m, p.k, tid);
-      stage_tile<In, Shape::kThreads>(b_s, 1, ldb_s, p.tile_k, kTile, B, p.ldb, p.trans_b, k0, col0, p.k, p.n, tid);
+      stage_tile<In, Shape::kThreads>(reinterpret_cast<ElemBits<In>*>(a_s), lda_s, kTile, p.tile_k,
+                                      StageSource{A, p.lda, p.trans_a, row0, k0, p.m, p.k}, p.vec_a, tid);
+      stage_tile<In, Shape::kThreads>(reinterpret_cast<ElemBits<In>*>(b_s), ldb_s, kTile, p.tile_k,
+                                      StageSource{B, p.ldb, !p.trans_b, col0, k0, p.n, p.k}, p.vec_b, tid);
       __syncthreads();
       // The last k-tile stops at the last k step with data (the rest of it is zeros).
       const int64_t k_left = p.k - k0;
@@ -224,10 +290,16 @@ tcgemm_status launch_shape16(const LowpArgs& args, const tcgemm_wmma_config& r, 
 tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,
                                cudaStream_t stream) {
   LowpArgs a = lowp_kernel_args(pr, r.tile);
+  const int in_bytes = datatype_bytes(pr.input_type);
+  // 16-byte reads need a 16-byte aligned start and columns a whole number of 16-byte units apart.
+  const auto vec_ok = [](const void* x, int64_t ld, int bytes) {
+    return reinterpret_cast<uintptr_t>(x) % 16 == 0 && (ld * bytes) % 16 == 0;
+  };
+  a.vec_a = vec_ok(pr.A, pr.lda, in_bytes);
+  a.vec_b = vec_ok(pr.B, pr.ldb, in_bytes);
   a.tile_k = r.tile_k;
   a.pad_a = r.pad_a;
   a.pad_b = r.pad_b;
-  const int in_bytes = datatype_bytes(pr.input_type);
   a.a_tile_bytes = lowp_a_tile_bytes(r, in_bytes);
   a.b_tile_bytes = lowp_b_tile_bytes(r, in_bytes);
   const int64_t smem = lowp_smem_bytes(r, in_bytes, pr.compute == TCGEMM_TYPE_F16 ? 2 : 4);

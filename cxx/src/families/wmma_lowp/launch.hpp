@@ -41,6 +41,9 @@ struct LowpArgs {
   int32_t c_type;
   int32_t tile_k, pad_a, pad_b;
   bool trans_a, trans_b;
+  // wmma_lowp: whether A and B may be read in 16-byte pieces (pointer 16-byte aligned, leading dimension a
+  // whole number of 16-byte units); otherwise they are staged element by element.
+  bool vec_a, vec_b;
 };
 
 // The problem of a call, argument for argument (unvalidated).
