@@ -24,6 +24,7 @@ program sgemm_device
                     tcgemm_copy, tcgemm_device_view, tcgemm_sgemm, tcgemm_synchronize, &
                     TCGEMM_PRECISION_TF32, TCGEMM_PRECISION_FP16, TCGEMM_PRECISION_BF16, &
                     TCGEMM_PRECISION_FP32
+  use example_util, only: int_arg
   implicit none
 
   character(len=4), parameter :: names(4) = ['TF32', 'FP16', 'BF16', 'FP32']
@@ -115,14 +116,4 @@ contains
       passed = .false.
     end if
   end subroutine update_block
-
-  !> The i-th command-line argument as an integer, or `default` when it is absent.
-  integer function int_arg(i, default)
-    integer, intent(in) :: i, default
-    character(len=32) :: text
-    int_arg = default
-    if (command_argument_count() < i) return
-    call get_command_argument(i, text)
-    read (text, *) int_arg
-  end function int_arg
 end program sgemm_device
