@@ -16,6 +16,10 @@
 !>     (host -> device, device -> host) and tcgemm_device_deallocate manage it; tcgemm_dgemm and
 !>     one call per kernel family of the reference design (tcgemm_dmma_single ... _shared_ab) run
 !>     on it, asynchronously on an optional CUDA stream (type(c_ptr); absent = default stream).
+!>     type(tcgemm_device_matrix_r32) is its real(real32) counterpart, managed by the same
+!>     generics (allocate, copy, deallocate, allocated, view), for `call tcgemm_sgemm(transa,
+!>     transb, alpha, a_d, b_d, beta, c_d, precision [, stream, stat, errmsg])`. The two types do
+!>     not mix: a real(real32) matrix in tcgemm_dgemm (or the reverse) does not compile.
 !>
 !> Errors: every procedure takes optional `stat` and `errmsg`, as ALLOCATE does. On failure
 !> `stat` receives the tcgemm status (TCGEMM_ERROR_*, > 0) and `errmsg` the library's message,
@@ -40,22 +44,29 @@
 !>   tcgemm_errors.f90          status and version strings, last error, stat/errmsg delivery
 !>   tcgemm_device_matrices.f90 type(tcgemm_device_matrix): allocate, copy, deallocate; synchronize
 !>   tcgemm_device_views.f90    tcgemm_device_view: a block of a device matrix, sharing its memory
+!>   tcgemm_device_copy.inc     copies and source=/mold= for one host kind, included by
+!>                              tcgemm_device_matrices (real64) and tcgemm_device_real32
+!>   tcgemm_device_real32.f90   type(tcgemm_device_matrix_r32): the real(real32) device matrices,
+!>                              added to the generics above (their names merge in this module)
 !>   tcgemm_streams.f90         tcgemm_stream_create, _destroy, _synchronize
 !>   tcgemm_host_operands.f90   what a host-array argument is (element, array; extent, contiguity)
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
 !>   tcgemm_host_sgemm.f90      tcgemm_sgemm on real(real32) host arrays in a chosen precision
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
+!>   tcgemm_device_sgemm.f90    tcgemm_sgemm on real(real32) device matrices in a chosen precision
 !>   tcgemm_families.f90        tcgemm_dmma_*: one call per kernel family of the reference design
 module tcgemm
   use tcgemm_c
   use tcgemm_errors
   use tcgemm_device_matrices
   use tcgemm_device_views
+  use tcgemm_device_real32
   use tcgemm_streams
   use tcgemm_host_dgemm
   use tcgemm_host_sgemm
   use tcgemm_device_dgemm
+  use tcgemm_device_sgemm
   use tcgemm_families
   implicit none
   private
@@ -75,7 +86,7 @@ module tcgemm
   public :: tcgemm_config, tcgemm_device_info, tcgemm_plan
 
   ! ---- from the parts listed above --------------------------------------------------------
-  public :: tcgemm_device_matrix
+  public :: tcgemm_device_matrix, tcgemm_device_matrix_r32
   public :: tcgemm_status_string, tcgemm_last_error, tcgemm_last_error_argument
   public :: tcgemm_version_string
   public :: tcgemm_device_info_get, tcgemm_device_name
@@ -108,8 +119,17 @@ module tcgemm
     module procedure dgemm_device, dgemm_device_stat64
   end interface tcgemm_dgemm
 
+  !> C <- alpha op(A) op(B) + beta C on real(real32) data, computed in `precision`
+  !> (TCGEMM_PRECISION_TF32, _FP16, _BF16: the tensor cores with FP32 accumulation; _FP32: exact
+  !> FP32 on the CUDA cores). The same two forms as tcgemm_dgemm, with the precision after C:
+  !>  * host arrays: `call tcgemm_sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+  !>                                   ldc, precision [, stat, errmsg])`
+  !>  * device matrices (type(tcgemm_device_matrix_r32) or views of them):
+  !>      `call tcgemm_sgemm(transa, transb, alpha, a_d, b_d, beta, c_d, precision &
+  !>                         [, stream, stat, errmsg])`
   interface tcgemm_sgemm
     module procedure sgemm_host_i32, sgemm_host_i64, sgemm_host_i32_stat64, sgemm_host_i64_stat64
+    module procedure sgemm_device, sgemm_device_stat64
   end interface tcgemm_sgemm
 
 end module tcgemm

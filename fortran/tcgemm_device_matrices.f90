@@ -2,8 +2,14 @@
 !>
 !> type(tcgemm_device_matrix) and what manages it: tcgemm_device_allocate, tcgemm_copy,
 !> tcgemm_device_deallocate, tcgemm_device_allocated, plus tcgemm_synchronize. Views of a part of
-!> a matrix are in tcgemm_device_views. shape_text, stream_or_default, offset_address and
-!> BYTES_PER_REAL64 are public to the other parts only. Programs `use tcgemm`, not this module.
+!> a matrix are in tcgemm_device_views. Programs `use tcgemm`, not this module.
+!>
+!> The shape, leading dimension and address arithmetic take the element size as an argument: the
+!> real(real32) matrices (tcgemm_device_real32) keep their layout in a tcgemm_device_matrix (their
+!> parent component) and share these helpers. The copies and source=/mold= allocation, which
+!> need the host array's kind, are written once in tcgemm_device_copy.inc and included here
+!> (real64) and there (real32). Public to the other parts only: shape_text, stream_or_default,
+!> offset_address, BYTES_PER_REAL64, and the layout helpers the include file uses.
 !>
 !> Each generic has a specific per kind of `stat` (and of the sizes and `ld`), so that a caller
 !> built with -fdefault-integer-8 (int64 default integers) gets its own: the `_stat64` specifics
@@ -19,15 +25,21 @@ module tcgemm_device_matrices
   implicit none
   private
 
+  !> The host kind and element size of the copies included from tcgemm_device_copy.inc.
+  integer, parameter :: wp = real64
+  integer(int64), parameter :: ELEMENT_BYTES = storage_size(1.0_wp) / 8
+
   public :: tcgemm_device_matrix
   public :: tcgemm_device_allocate, tcgemm_device_deallocate, tcgemm_device_allocated
   public :: tcgemm_copy, tcgemm_synchronize
   public :: shape_text, stream_or_default, offset_address, BYTES_PER_REAL64
+  public :: device_allocated, allocate_shape, device_deallocate, storage_bytes, rows_only, &
+            column_address, copy_layout, PACKED, VERBATIM
 
   !> Bytes of one real(real64) element.
   integer(int64), parameter :: BYTES_PER_REAL64 = storage_size(1.0_real64) / 8
   !> Most elements a device allocation may have: 2**59 doubles = 4 EiB, so that the size in
-  !> bytes always fits an int64 (no device comes near it).
+  !> bytes always fits an int64 (no device comes near it); the same bound serves real32.
   integer(int64), parameter :: MAX_ELEMENTS = 2_int64**59
   !> How a host array is laid out against a device matrix (see copy_layout).
   integer, parameter :: NOTHING_TO_COPY = 0, PACKED = 1, VERBATIM = 2
@@ -80,6 +92,12 @@ module tcgemm_device_matrices
     module procedure synchronize, synchronize_stat64
   end interface tcgemm_synchronize
 
+  !> Whether a device matrix holds device memory: `tcgemm_device_allocated(d)`. A generic, so
+  !> that tcgemm_device_real32 adds its matrices to it.
+  interface tcgemm_device_allocated
+    module procedure device_allocated
+  end interface tcgemm_device_allocated
+
 contains
 
   !> "<rows>x<cols>" of a device matrix, for messages.
@@ -98,24 +116,24 @@ contains
   end function stream_or_default
 
   !> True when `d` holds device memory.
-  logical function tcgemm_device_allocated(d)
+  logical function device_allocated(d)
     type(tcgemm_device_matrix), intent(in) :: d
-    tcgemm_device_allocated = c_associated(d%ptr)
-  end function tcgemm_device_allocated
+    device_allocated = c_associated(d%ptr)
+  end function device_allocated
 
-  !> Bytes of device memory behind a rows x cols matrix with leading dimension ld: whole
-  !> columns of ld elements, none at all for an empty matrix.
-  pure integer(int64) function storage_bytes(rows, cols, ld)
-    integer(int64), intent(in) :: rows, cols, ld
+  !> Bytes of device memory behind a rows x cols matrix with leading dimension ld and elements
+  !> of element_bytes: whole columns of ld elements, none at all for an empty matrix.
+  pure integer(int64) function storage_bytes(rows, cols, ld, element_bytes)
+    integer(int64), intent(in) :: rows, cols, ld, element_bytes
     storage_bytes = 0
-    if (rows > 0 .and. cols > 0) storage_bytes = ld * cols * BYTES_PER_REAL64
+    if (rows > 0 .and. cols > 0) storage_bytes = ld * cols * element_bytes
   end function storage_bytes
 
-  !> Allocate a rows x cols device matrix with leading dimension ld (default rows); contents
-  !> undefined. Zero-size matrices get a null pointer and need no GPU.
-  subroutine allocate_shape(d, rows, cols, ld, stat, errmsg)
+  !> Allocate a rows x cols device matrix of element_bytes elements with leading dimension ld
+  !> (default rows); contents undefined. Zero-size matrices get a null pointer and need no GPU.
+  subroutine allocate_shape(d, rows, cols, ld, element_bytes, stat, errmsg)
     type(tcgemm_device_matrix), intent(inout) :: d
-    integer(int64), intent(in) :: rows, cols, ld
+    integer(int64), intent(in) :: rows, cols, ld, element_bytes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), parameter :: where = 'tcgemm_device_allocate'
@@ -138,12 +156,13 @@ contains
       return
     end if
     if (cols > 0 .and. ld > MAX_ELEMENTS / cols) then
-      call fail_argument(where, 'ld * cols * 8 bytes overflows a 64-bit integer', stat, errmsg)
+      call fail_argument(where, 'ld * cols * ' // itoa(element_bytes) // &
+                         ' bytes overflows a 64-bit integer', stat, errmsg)
       return
     end if
 
     ptr = c_null_ptr
-    bytes = storage_bytes(rows, cols, ld)
+    bytes = storage_bytes(rows, cols, ld, element_bytes)
     if (bytes > 0) then
       call finish(c_tcgemm_malloc(ptr, int(bytes, c_int64_t)), where, stat, errmsg)
       if (.not. c_associated(ptr)) return      ! failed and reported (stat present)
@@ -164,7 +183,8 @@ contains
 
     lead = max(1_int64, int(rows, int64))
     if (present(ld)) lead = int(ld, int64)
-    call allocate_shape(d, int(rows, int64), int(cols, int64), lead, stat, errmsg)
+    call allocate_shape(d, int(rows, int64), int(cols, int64), lead, BYTES_PER_REAL64, stat, &
+                        errmsg)
   end subroutine device_allocate_i32
 
   !> `call tcgemm_device_allocate(d, rows, cols [, ld, stat, errmsg])` with int64 sizes.
@@ -178,7 +198,7 @@ contains
 
     lead = max(1_int64, rows)
     if (present(ld)) lead = ld
-    call allocate_shape(d, rows, cols, lead, stat, errmsg)
+    call allocate_shape(d, rows, cols, lead, BYTES_PER_REAL64, stat, errmsg)
   end subroutine device_allocate_i64
 
   !> Default-integer sizes, int64 stat.
@@ -204,46 +224,6 @@ contains
     call device_allocate_i64(d, rows, cols, ld, status, errmsg)
     stat = status
   end subroutine device_allocate_i64_stat64
-
-  !> `call tcgemm_device_allocate(d, source=a [, ld])` (shape of a, contents copied) or
-  !> `call tcgemm_device_allocate(d, mold=a [, ld])` (shape of a only), ld absent: rows of a.
-  !> Exactly one of source and mold must be present. All source=/mold= specifics end here.
-  subroutine allocate_like(d, source, mold, ld, stat, errmsg)
-    type(tcgemm_device_matrix), intent(inout) :: d
-    real(real64), intent(in), optional :: source(:, :)
-    real(real64), intent(in), optional :: mold(:, :)
-    integer(int64), intent(in), optional :: ld
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    character(len=*), parameter :: where = 'tcgemm_device_allocate'
-    integer(int64) :: rows, cols, lead
-    integer :: status, cleanup_status
-    character(len=1024) :: message
-
-    if (present(source) .eqv. present(mold)) then
-      call fail_argument(where, 'give exactly one of source= and mold=', stat, errmsg)
-      return
-    end if
-    if (present(source)) then
-      rows = size(source, 1, int64)
-      cols = size(source, 2, int64)
-    else
-      rows = size(mold, 1, int64)
-      cols = size(mold, 2, int64)
-    end if
-    lead = max(1_int64, rows)
-    if (present(ld)) lead = ld
-
-    ! Collect the outcome locally so that a failed upload can undo the allocation before the
-    ! error is delivered (and, with stat absent, before ERROR STOP).
-    message = ''
-    call allocate_shape(d, rows, cols, lead, status, message)
-    if (status == TCGEMM_SUCCESS .and. present(source)) then
-      call copy_to_device(source, d, status, message)
-      if (status /= TCGEMM_SUCCESS) call device_deallocate(d, cleanup_status)
-    end if
-    call report(status, trim(message), stat, errmsg)
-  end subroutine allocate_like
 
   !> source=/mold= with a default-integer ld (or none) and stat.
   subroutine device_allocate_like_i32(d, source, mold, ld, stat, errmsg)
@@ -332,105 +312,46 @@ contains
     moved = transfer(transfer(ptr, 0_c_intptr_t) + int(bytes, c_intptr_t), moved)
   end function offset_address
 
-  !> Device address of element (1, j) of `d`.
-  pure function column_address(d, j) result(address)
+  !> Device address of element (1, j) of `d`, whose elements have element_bytes.
+  pure function column_address(d, j, element_bytes) result(address)
     type(tcgemm_device_matrix), intent(in) :: d
-    integer(int64), intent(in) :: j
+    integer(int64), intent(in) :: j, element_bytes
     type(c_ptr) :: address
-    address = offset_address(d%ptr, (j - 1) * d%ld * BYTES_PER_REAL64)
+    address = offset_address(d%ptr, (j - 1) * d%ld * element_bytes)
   end function column_address
 
-  !> Whether the shape of host array `host` fits device matrix `d`: PACKED = rows x cols,
+  !> Whether a host array of shape host_shape fits device matrix `d`: PACKED = rows x cols,
   !> VERBATIM = ld x cols (not for a view narrower than ld: its padding rows are its parent's).
   !> NOTHING_TO_COPY when it fits neither (reported as an error) or `d` is empty (reported as
-  !> success): the copy is then complete.
-  integer function copy_layout(where, host, d, stat, errmsg)
+  !> success): the copy is then complete. Only the host array's shape matters, so one function
+  !> serves every kind.
+  integer function copy_layout(where, host_shape, d, stat, errmsg)
     character(len=*), intent(in) :: where
-    real(real64), intent(in) :: host(:, :)
+    integer(int64), intent(in) :: host_shape(2)
     type(tcgemm_device_matrix), intent(in) :: d
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=:), allocatable :: allowed
 
     copy_layout = NOTHING_TO_COPY
-    if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%ld .and. &
-        .not. rows_only(d)) then
+    if (host_shape(2) == d%cols .and. host_shape(1) == d%ld .and. .not. rows_only(d)) then
       copy_layout = VERBATIM
-    else if (size(host, 2, int64) == d%cols .and. size(host, 1, int64) == d%rows) then
+    else if (host_shape(2) == d%cols .and. host_shape(1) == d%rows) then
       copy_layout = PACKED
     else
       allowed = ''
       if (rows_only(d)) allowed = ' (a view: the host array must be rows x cols; the rows ' // &
                                   'below it, up to ld, belong to its parent)'
-      call fail_argument(where, 'the host array is ' // itoa(size(host, 1, int64)) // 'x' // &
-                         itoa(size(host, 2, int64)) // ', the device matrix ' // &
+      call fail_argument(where, 'the host array is ' // itoa(host_shape(1)) // 'x' // &
+                         itoa(host_shape(2)) // ', the device matrix ' // &
                          shape_text(d) // ' with ld = ' // itoa(d%ld) // allowed, stat, errmsg)
       return
     end if
-    if (storage_bytes(d%rows, d%cols, d%ld) == 0) then
+    if (d%rows == 0 .or. d%cols == 0) then
       copy_layout = NOTHING_TO_COPY
       call report(TCGEMM_SUCCESS, '', stat, errmsg)
     end if
   end function copy_layout
-
-  !> Upload: `call tcgemm_copy(host_array, device_matrix)`. Synchronous.
-  subroutine copy_to_device(src, dst, stat, errmsg)
-    real(real64), intent(in), contiguous, target :: src(:, :)
-    type(tcgemm_device_matrix), intent(in) :: dst
-    integer(int32), intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    character(len=*), parameter :: where = 'tcgemm_copy (host to device)'
-    real(real64), allocatable, target :: staged(:, :)
-    integer(int64) :: bytes
-
-    bytes = storage_bytes(dst%rows, dst%cols, dst%ld)
-    select case (copy_layout(where, src, dst, stat, errmsg))
-    case (VERBATIM)
-      call finish(c_tcgemm_memcpy_to_device(dst%ptr, c_loc(src), int(bytes, c_int64_t)), &
-                  where, stat, errmsg)
-    case (PACKED)
-      if (rows_only(dst)) then
-        call upload_columns(where, src, dst, stat, errmsg)
-        return
-      end if
-      ! One transfer of the whole ld x cols block beats one per column; the padding rows are
-      ! sent as zeros so that the device contents are fully defined.
-      allocate(staged(dst%ld, dst%cols))
-      staged = 0.0_real64
-      staged(1:dst%rows, :) = src
-      call finish(c_tcgemm_memcpy_to_device(dst%ptr, c_loc(staged), int(bytes, c_int64_t)), &
-                  where, stat, errmsg)
-    end select
-  end subroutine copy_to_device
-
-  !> Download: `call tcgemm_copy(device_matrix, host_array)`. Synchronous. On error the host
-  !> array is unchanged.
-  subroutine copy_to_host(src, dst, stat, errmsg)
-    type(tcgemm_device_matrix), intent(in) :: src
-    real(real64), intent(inout), contiguous, target :: dst(:, :)
-    integer(int32), intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    character(len=*), parameter :: where = 'tcgemm_copy (device to host)'
-    real(real64), allocatable, target :: staged(:, :)
-    integer(int64) :: bytes
-    integer :: status
-
-    bytes = storage_bytes(src%rows, src%cols, src%ld)
-    select case (copy_layout(where, dst, src, stat, errmsg))
-    case (VERBATIM)
-      call finish(c_tcgemm_memcpy_to_host(c_loc(dst), src%ptr, int(bytes, c_int64_t)), &
-                  where, stat, errmsg)
-    case (PACKED)
-      if (rows_only(src)) then
-        call download_span(where, src, dst, stat, errmsg)
-        return
-      end if
-      allocate(staged(src%ld, src%cols))
-      status = int(c_tcgemm_memcpy_to_host(c_loc(staged), src%ptr, int(bytes, c_int64_t)))
-      if (status == TCGEMM_SUCCESS) dst = staged(1:src%rows, :)
-      call finish(int(status, c_int), where, stat, errmsg)
-    end select
-  end subroutine copy_to_host
 
   subroutine copy_to_device_stat64(src, dst, stat, errmsg)
     real(real64), intent(in), contiguous, target :: src(:, :)
@@ -452,52 +373,6 @@ contains
     stat = status
   end subroutine copy_to_host_stat64
 
-  !> Upload into a view narrower than its ld: one transfer per column, so that nothing around
-  !> the view (its parent's other rows) is written. Stops at the first failed column.
-  subroutine upload_columns(where, src, dst, stat, errmsg)
-    character(len=*), intent(in) :: where
-    real(real64), intent(in), contiguous, target :: src(:, :)
-    type(tcgemm_device_matrix), intent(in) :: dst
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: status
-    integer(int64) :: j
-
-    status = TCGEMM_SUCCESS
-    do j = 1, dst%cols
-      status = c_tcgemm_memcpy_to_device(column_address(dst, j), c_loc(src(1, j)), &
-                                         int(dst%rows * BYTES_PER_REAL64, c_int64_t))
-      if (status /= TCGEMM_SUCCESS) exit
-    end do
-    call finish(status, where, stat, errmsg)
-  end subroutine upload_columns
-
-  !> Download from a view narrower than its ld: one transfer of the span from its first to its
-  !> last element (reading its parent's rows in between is harmless, and nothing past the last
-  !> element is read), then its rows are picked out. On error the host array is unchanged.
-  subroutine download_span(where, src, dst, stat, errmsg)
-    character(len=*), intent(in) :: where
-    type(tcgemm_device_matrix), intent(in) :: src
-    real(real64), intent(inout), contiguous :: dst(:, :)
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    real(real64), allocatable, target :: staged(:)
-    integer(int64) :: span, j, first
-    integer(c_int) :: status
-
-    span = (src%cols - 1) * src%ld + src%rows
-    allocate(staged(span))
-    status = c_tcgemm_memcpy_to_host(c_loc(staged), src%ptr, &
-                                     int(span * BYTES_PER_REAL64, c_int64_t))
-    if (status == TCGEMM_SUCCESS) then
-      do j = 1, src%cols
-        first = (j - 1) * src%ld + 1
-        dst(:, j) = staged(first:first + src%rows - 1)
-      end do
-    end if
-    call finish(status, where, stat, errmsg)
-  end subroutine download_span
-
   !> Wait until all work queued on `stream` (absent: the default stream) has finished. Errors
   !> of earlier asynchronous launches surface here.
   subroutine synchronize(stream, stat, errmsg)
@@ -516,5 +391,9 @@ contains
     call synchronize(stream, status, errmsg)
     stat = status
   end subroutine synchronize_stat64
+
+  ! allocate_like (source=/mold=), copy_to_device, copy_to_host and their helpers for real(wp)
+  ! host arrays.
+  include 'tcgemm_device_copy.inc'
 
 end module tcgemm_device_matrices

@@ -5,7 +5,8 @@
 !> dimension, usable wherever a device matrix is (tcgemm_dgemm, the family calls, tcgemm_copy).
 !> It is the device form of the BLAS sub-matrix idiom `a(row, col), lda`. A view never owns
 !> memory: tcgemm_device_deallocate only forgets it, and deallocating the parent ends it.
-!> Programs `use tcgemm`, not this module.
+!> view_core, which takes the element size, is public to the other parts: views of real(real32)
+!> matrices (tcgemm_device_real32) end there too. Programs `use tcgemm`, not this module.
 module tcgemm_device_views
   use, intrinsic :: iso_fortran_env, only: int32, int64
   use, intrinsic :: iso_c_binding, only: c_null_ptr, c_associated
@@ -16,7 +17,7 @@ module tcgemm_device_views
   implicit none
   private
 
-  public :: tcgemm_device_view
+  public :: tcgemm_device_view, view_core
 
   !> Positions of the arguments, for tcgemm_last_error_argument.
   integer, parameter :: ARG_PARENT = 1, ARG_ROW = 2, ARG_COL = 3, ARG_ROWS = 4, ARG_COLS = 5
@@ -70,10 +71,10 @@ contains
     text = 'argument ' // itoa(int(position, int64)) // ' (' // name // ') = ' // itoa(value)
   end function subject
 
-  !> The view (all specifics end here).
-  function view_core(a, row, col, rows, cols, stat, errmsg) result(v)
+  !> The view of a matrix of element_bytes elements (all specifics, of both kinds, end here).
+  function view_core(a, row, col, rows, cols, element_bytes, stat, errmsg) result(v)
     type(tcgemm_device_matrix), intent(in) :: a
-    integer(int64), intent(in) :: row, col, rows, cols
+    integer(int64), intent(in) :: row, col, rows, cols, element_bytes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(tcgemm_device_matrix) :: v
@@ -100,7 +101,7 @@ contains
     v%is_view = .true.
     v%ptr = c_null_ptr
     if (c_associated(a%ptr)) &
-      v%ptr = offset_address(a%ptr, ((col - 1) * a%ld + (row - 1)) * BYTES_PER_REAL64)
+      v%ptr = offset_address(a%ptr, ((col - 1) * a%ld + (row - 1)) * element_bytes)
     call report(TCGEMM_SUCCESS, '', stat, errmsg)
   end function view_core
 
@@ -112,7 +113,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     type(tcgemm_device_matrix) :: v
     v = view_core(a, int(row, int64), int(col, int64), int(rows, int64), int(cols, int64), &
-                  stat, errmsg)
+                  BYTES_PER_REAL64, stat, errmsg)
   end function view_i32
 
   !> int64 indices, default-integer stat.
@@ -122,7 +123,7 @@ contains
     integer(int32), intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     type(tcgemm_device_matrix) :: v
-    v = view_core(a, row, col, rows, cols, stat, errmsg)
+    v = view_core(a, row, col, rows, cols, BYTES_PER_REAL64, stat, errmsg)
   end function view_i64
 
   !> Default-integer indices, int64 stat (not optional: it tells this specific from view_i32).
@@ -134,7 +135,7 @@ contains
     type(tcgemm_device_matrix) :: v
     integer :: status
     v = view_core(a, int(row, int64), int(col, int64), int(rows, int64), int(cols, int64), &
-                  status, errmsg)
+                  BYTES_PER_REAL64, status, errmsg)
     stat = status
   end function view_i32_stat64
 
@@ -146,7 +147,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     type(tcgemm_device_matrix) :: v
     integer :: status
-    v = view_core(a, row, col, rows, cols, status, errmsg)
+    v = view_core(a, row, col, rows, cols, BYTES_PER_REAL64, status, errmsg)
     stat = status
   end function view_i64_stat64
 

@@ -23,6 +23,11 @@ module tcgemm_host_sgemm
   private
 
   public :: sgemm_host_i32, sgemm_host_i64, sgemm_host_i32_stat64, sgemm_host_i64_stat64
+  public :: precision_problem, ARG_PRECISION
+
+  !> Position of `precision` in the C API's tcgemm_sgemm and tcgemm_sgemm_host (after reference
+  !> SGEMM's 13 arguments): what both Fortran forms blame, as the library would.
+  integer, parameter :: ARG_PRECISION = 14
 
   !> Most elements (ld * columns) of one matrix the library accepts: TCGEMM_MAX_MATRIX_BYTES / 4.
   integer(int64), parameter :: MAX_MATRIX_ELEMENTS = TCGEMM_MAX_MATRIX_BYTES / 4
@@ -31,6 +36,18 @@ module tcgemm_host_sgemm
   real(real32), target, save :: no_elements(1) = 0.0_real32
 
 contains
+
+  !> Why `precision` is none of TCGEMM_PRECISION_*, in the library's words, or ''. Shared by the
+  !> host and device forms, which both check it before anything else.
+  function precision_problem(precision) result(problem)
+    integer(c_int32_t), intent(in) :: precision
+    character(len=:), allocatable :: problem
+    problem = ''
+    if (precision < TCGEMM_PRECISION_TF32 .or. precision > TCGEMM_PRECISION_FP32) &
+      problem = 'argument 14 (precision) = ' // itoa(int(precision, int64)) // &
+                ': must be TCGEMM_PRECISION_TF32 (1), TCGEMM_PRECISION_FP16 (2), ' // &
+                'TCGEMM_PRECISION_BF16 (3) or TCGEMM_PRECISION_FP32 (4)'
+  end function precision_problem
 
   !> A Fortran view of an operand's elements, for the library's array interface.
   subroutine element_sequence(op, x, ld, elements)
@@ -81,12 +98,9 @@ contains
                              MAX_MATRIX_ELEMENTS, a_mat, b_mat, c_mat, problem, blamed)
     ! The library's own checks (precision among them) come before the arrays': an unknown precision
     ! is blamed even when an array is also wrong, as the C call would blame it.
-    if (len(problem) > 0 .and. (precision < TCGEMM_PRECISION_TF32 .or. &
-                                precision > TCGEMM_PRECISION_FP32)) then
-      problem = 'argument 14 (precision) = ' // itoa(int(precision, int64)) // &
-                ': must be TCGEMM_PRECISION_TF32 (1), TCGEMM_PRECISION_FP16 (2), ' // &
-                'TCGEMM_PRECISION_BF16 (3) or TCGEMM_PRECISION_FP32 (4)'
-      blamed = 14
+    if (len(problem) > 0 .and. len(precision_problem(precision)) > 0) then
+      problem = precision_problem(precision)
+      blamed = ARG_PRECISION
     end if
     if (len(problem) > 0) then
       call fail_argument(where, problem, stat, errmsg, argument=blamed)

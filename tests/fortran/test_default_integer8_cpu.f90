@@ -9,7 +9,7 @@
 !> Standalone on purpose: module test_support is compiled without the flag, and its logical
 !> arguments would not match this program's (8-byte) default logicals.
 program test_default_integer8_cpu
-  use, intrinsic :: iso_fortran_env, only: int32, int64, real64
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   use, intrinsic :: iso_c_binding, only: c_ptr, c_null_ptr, c_loc, c_associated
   use tcgemm
   implicit none
@@ -30,6 +30,7 @@ program test_default_integer8_cpu
   call test_streams()
   call test_allocation()
   call test_copies_and_deallocation()
+  call test_real32_device_matrices()
   call test_synchronize_register_workspace()
   call test_configurations()
   call test_families()
@@ -295,6 +296,53 @@ contains
     call tcgemm_device_deallocate(v, stat)
     call expect(stat == 0, 'deallocate an empty handle (positional stat): a no-op')
   end subroutine test_copies_and_deallocation
+
+  !> The real(real32) device matrices and tcgemm_sgemm's device form: the same generics, with
+  !> int64 sizes, indices, ld and stat; handles over host memory, rejected before the GPU.
+  subroutine test_real32_device_matrices()
+    real(real32), target :: store32(64)
+    real(real32) :: host(4, 3), wrong(4, 2)
+    type(tcgemm_device_matrix_r32) :: a_d, b_d, c_d, v, d
+    integer :: stat
+    character(len=512) :: errmsg
+
+    print '(a)', 'real(real32) device matrices and device tcgemm_sgemm, int64 stat'
+    a_d = tcgemm_device_matrix_r32(c_loc(store32), 8, 4, 8)
+    b_d = tcgemm_device_matrix_r32(c_loc(store32), 5, 8, 5)
+    c_d = tcgemm_device_matrix_r32(c_loc(store32), 8, 8, 8)
+    call tcgemm_sgemm('N', 'N', 1.0, a_d, b_d, 0.0, c_d, TCGEMM_PRECISION_TF32, stat=stat, &
+                      errmsg=errmsg)
+    call expect_error('device tcgemm_sgemm shapes', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'op(B) is 5x8')
+    v = tcgemm_device_view(a_d, 2, 2, 7, 3, stat=stat)
+    call expect(stat == 0 .and. v%is_view .and. c_associated(v%ptr, c_loc(store32(8 + 2))), &
+                'real32 view with int64 indices and stat')
+    v = tcgemm_device_view(a_d, 2_int32, 2_int32, 7_int32, 3_int32, stat=stat)
+    call expect(stat == 0 .and. v%rows == 7, 'real32 view with int32 indices, int64 stat')
+    call tcgemm_device_allocate(d, 5, 3, ld=4, stat=stat, errmsg=errmsg)
+    call expect_error('real32 allocate ld < rows', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'ld = 4')
+    call tcgemm_device_allocate(d, -1_int32, 3_int32, stat=stat, errmsg=errmsg)
+    call expect_error('real32 allocate int32 rows < 0', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'rows = -1')
+    call tcgemm_device_allocate(d, source=host, ld=2, stat=stat, errmsg=errmsg)
+    call expect_error('real32 source= with int64 ld < rows', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'ld = 2')
+    call tcgemm_device_allocate(d, mold=host, ld=3_int32, stat=stat, errmsg=errmsg)
+    call expect_error('real32 mold= with int32 ld < rows', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'ld = 3')
+    d = tcgemm_device_matrix_r32(c_loc(store32), 4, 3, 4)
+    wrong = 1.0
+    call tcgemm_copy(wrong, d, stat=stat, errmsg=errmsg)
+    call expect_error('real32 upload 4x2 to 4x3', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'host array is 4x2')
+    call tcgemm_copy(d, wrong, stat, errmsg)
+    call expect_error('real32 download 4x3 to 4x2', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'host array is 4x2')
+    stat = -1
+    call tcgemm_device_deallocate(v, stat=stat)
+    call expect(stat == 0 .and. .not. tcgemm_device_allocated(v), 'real32 deallocate a view')
+  end subroutine test_real32_device_matrices
 
   subroutine test_synchronize_register_workspace()
     real(real64), target :: x(16), y(4, 4)
