@@ -137,20 +137,28 @@ __device__ __forceinline__ void stage_tile(ElemBits<In>* dst, int ld_s, int tile
     const int o = (u % o_blocks) * E, k = (u / o_blocks) * E;
     const int64_t go = s.o0 + o, gk = s.k0 + k;
     if (go + E <= s.o_lim && gk + E <= s.k_lim) {
-      Bits v[E][E];  // v[j][i]: element (o + i, k + j)
+      // col[j]: the piece of column k + j, rows o .. o + E - 1, as four 32-bit words.
+      uint32_t col[E][4];
 #pragma unroll
       for (int j = 0; j < E; ++j) {
         const uint4 piece = __ldg(reinterpret_cast<const uint4*>(x + go + (gk + j) * s.ld));
-        memcpy(v[j], &piece, 16);
+        col[j][0] = piece.x;
+        col[j][1] = piece.y;
+        col[j][2] = piece.z;
+        col[j][3] = piece.w;
       }
 #pragma unroll
       for (int i = 0; i < E; ++i) {
-        Bits row[E];
+        uint32_t row[4];  // row o + i, columns k .. k + E - 1
 #pragma unroll
-        for (int j = 0; j < E; ++j) row[j] = v[j][i];
-        uint4 piece;
-        memcpy(&piece, row, 16);
-        *reinterpret_cast<uint4*>(dst + (o + i) * ld_s + k) = piece;
+        for (int w = 0; w < 4; ++w) {
+          if constexpr (E == 4) {  // 32-bit elements: word i of each column
+            row[w] = col[w][i];
+          } else {  // 16-bit: element i of columns 2w and 2w + 1 (low or high half of word i / 2)
+            row[w] = __byte_perm(col[2 * w][i / 2], col[2 * w + 1][i / 2], (i % 2) ? 0x7632 : 0x5410);
+          }
+        }
+        *reinterpret_cast<uint4*>(dst + (o + i) * ld_s + k) = make_uint4(row[0], row[1], row[2], row[3]);
       }
     } else {
 #pragma unroll 1
