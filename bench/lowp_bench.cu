@@ -2,9 +2,10 @@
 // and against cuBLAS (cublasGemmEx) on the same random device data, in one process.
 //   - ceiling: a peak kernel per WMMA shape and precision (fragments in registers, niter mma_sync per warp,
 //     as the CUDA Fortran tensor-core article's dmma_peak does for FP64);
-//   - the mma.sync ceiling the same way (m16n8k16 for F16 and BF16, m16n8k8 for TF32; FP32 accumulation);
+//   - the mma.sync ceiling the same way (m16n8k16 for F16 and BF16, m16n8k8 for TF32; FP32 accumulation, and
+//     FP16 accumulation for F16);
 //   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16/TF32 with FP32
-//     accumulation), then the WMMA family at every shape, tiles 64 and 128, default tile_k and paddings;
+//     accumulation and F16 with FP16), then the WMMA family at every shape, tiles 64 and 128, default tile_k and paddings;
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
@@ -105,9 +106,9 @@ double peak_tflops(int sms) {
   return 2.0 * M * N * K * 4.0 * kPeakIters * warps / (ms * 1e-3) / 1e12;
 }
 
-// The mma.sync ceilings (FP32 accumulation): eight independent accumulators per warp on random fragments,
-// the instructions the fast path (family mma_lowp) issues: m16n8k16 for F16 and BF16, m16n8k8 for TF32.
-enum class MmaKind { F16, Bf16, Tf32 };
+// The mma.sync ceilings: eight independent accumulators per warp on random fragments, the instructions the
+// fast path (family mma_lowp) issues: m16n8k16 for F16 (FP32 or FP16 accumulators) and BF16, m16n8k8 for TF32.
+enum class MmaKind { F16, F16Acc16, Bf16, Tf32 };
 template <MmaKind kKind>
 __global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_t* ab, float* c) {
   const int lane = int(threadIdx.x) % 32;
@@ -123,7 +124,15 @@ __global__ void __launch_bounds__(kPeakWarps * 32) mma_peak_kernel(const uint32_
             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
             : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-      else if constexpr (kKind == MmaKind::Bf16)
+      else if constexpr (kKind == MmaKind::F16Acc16) {  // FP16 accumulators: two registers of half pairs
+        uint32_t d0 = __float_as_uint(acc[j][0]), d1 = __float_as_uint(acc[j][1]);
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};\n"
+            : "+r"(d0), "+r"(d1)
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        acc[j][0] = __uint_as_float(d0);
+        acc[j][1] = __uint_as_float(d1);
+      } else if constexpr (kKind == MmaKind::Bf16)
         asm volatile(
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
             : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
@@ -236,6 +245,7 @@ int run(int argc, char** argv) {
   precisions[2].peak[2] = peak_tflops<__nv_bfloat16, __nv_bfloat16, float, 8, 32, 16>(sms);
   precisions[3].peak[0] = peak_tflops<float, wmma::precision::tf32, float, 16, 16, 8>(sms);
   precisions[0].mma_peak = mma_peak_tflops<MmaKind::F16>(sms);
+  precisions[1].mma_peak = mma_peak_tflops<MmaKind::F16Acc16>(sms);
   precisions[2].mma_peak = mma_peak_tflops<MmaKind::Bf16>(sms);
   precisions[3].mma_peak = mma_peak_tflops<MmaKind::Tf32>(sms);
 
@@ -300,7 +310,7 @@ int run(int argc, char** argv) {
                     std::sqrt(num / (den > 0 ? den : 1.0)));
         std::fflush(stdout);
       };
-      // The default path first: for F16/BF16/TF32 with FP32 accumulation the mma.sync fast path (TF32 with
+      // The default path first: for F16/BF16/TF32 with FP32 accumulation and F16 with FP16 the mma.sync fast path (TF32 with
       // its packing included), against the mma.sync ceiling.
       if (pr.mma_peak > 0) measure(nullptr, "mma.sync", 128, pr.mma_peak);
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)

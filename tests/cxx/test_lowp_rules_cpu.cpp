@@ -345,7 +345,8 @@ TEST(MmaLowpRule, WhichProblemsTakeTheFastPath) {
   using P = tcgemm::detail::LowpProblem;
   EXPECT_TRUE(with([](P& q) { q.input_type = TCGEMM_TYPE_BF16; }));
   EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; }));  // TF32: packed first (below)
-  EXPECT_FALSE(with([](P& q) { q.compute = TCGEMM_TYPE_F16; }));     // FP16 accumulation: WMMA
+  EXPECT_TRUE(with([](P& q) { q.compute = TCGEMM_TYPE_F16; }));      // FP16 accumulation of F16: m16n8k16.f16
+  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_BF16; q.compute = TCGEMM_TYPE_F16; }));
   EXPECT_FALSE(with([](P& q) { q.alpha = 0.0f; }));
   EXPECT_FALSE(with([](P& q) { q.k = 0; }));
   EXPECT_FALSE(with([](P& q) { q.m = 137; q.lda = 144; }));  // m contiguous in an untransposed A
@@ -426,8 +427,10 @@ TEST(MmaLowpRule, RouteOfEachKind) {
   q.lda = 137;  // not whole 16-byte columns
   EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
   q = p;
-  q.compute = TCGEMM_TYPE_F16;
+  q.compute = TCGEMM_TYPE_F16;  // BF16 inputs have no FP16 accumulation (refused before routing)
   EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
+  q.input_type = TCGEMM_TYPE_F16;  // F16 with FP16 accumulation: m16n8k16 with f16 accumulators
+  EXPECT_EQ(lowp_route(q, false), LowpRoute::MmaInPlace);
   q = p;
   q.input_type = TCGEMM_TYPE_F32;
   q.lda = 137;  // any layout for TF32

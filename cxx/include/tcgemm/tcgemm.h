@@ -280,17 +280,18 @@ typedef struct tcgemm_wmma_config {
   int32_t pad_b;
   int32_t reserved[3]; /* must be 0 */
 } tcgemm_wmma_config;
-/* config NULL: the default path. F16 or BF16 inputs with FP32 accumulation then run on mma.sync.m16n8k16
- * (a cp.async pipeline of 256 x 128 or 128 x 128 tiles) where A and B are 16-byte aligned, lda and ldb
- * multiples of 8, and each operand's contiguous extent (m of an untransposed A, k of a transposed A and of an
- * untransposed B, n of a transposed B) a multiple of 8; TF32 runs on mma.sync.m16n8k8 over k-contiguous copies
- * of op(A) and op(B) rounded to TF32 in tcgemm's pool (any layout; 4 (m + n) roundup(k, 4) bytes; above
- * 256 MiB only while the device has twice that free; when the copies cannot be had the product runs in place
- * on the WMMA family, with the same rounding; TCGEMM_PLAN_LOG=1 prints the kernel each call ran). Otherwise, and for FP16 accumulation or a given configuration, the
- * WMMA family with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this prototype: A is 7,
- * a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported type combination
- * and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the message says which).
- * Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
+/* config NULL: the default path. F16 or BF16 inputs with FP32 accumulation (and F16 inputs with FP16
+ * accumulation) then run on mma.sync.m16n8k16 (a cp.async pipeline of 256 x 128 or 128 x 128 tiles) where A
+ * and B are 16-byte aligned, lda and ldb multiples of 8, and each operand's contiguous extent (m of an
+ * untransposed A, k of a transposed A and of an untransposed B, n of a transposed B) a multiple of 8; TF32 runs
+ * on mma.sync.m16n8k8 over k-contiguous copies of op(A) and op(B) rounded to TF32 in tcgemm's pool (any
+ * layout; 4 (m + n) roundup(k, 4) bytes; above 256 MiB only while the device has twice that free; when the
+ * copies cannot be had the product runs in place on the WMMA family, with the same rounding).
+ * TCGEMM_PLAN_LOG=1 prints the kernel each call ran. Otherwise, and for a given configuration, the WMMA family
+ * with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this
+ * prototype: A is 7, a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported
+ * type combination and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the
+ * message says which). Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
 tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
                              const void* A, int32_t a_type, int64_t lda, const void* B, int32_t b_type,
                              int64_t ldb, float beta, void* C, int32_t c_type, int64_t ldc, int32_t compute,

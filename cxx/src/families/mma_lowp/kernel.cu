@@ -59,6 +59,10 @@ tcgemm_status launch_tiling(const LowpProblem& p, const DeviceContext& ctx, cuda
   if (p.input_type == TCGEMM_TYPE_F32)  // TF32 packed by tcgemm (launch.hpp): A^T and B, both k-contiguous
     return launch_instance<Tf32, true, true, T<Tf32>>(p, ctx, stream);
   if (p.input_type == TCGEMM_TYPE_BF16) return launch_forms<__nv_bfloat16, T<__nv_bfloat16>>(p, ctx, stream);
+  if (p.compute == TCGEMM_TYPE_F16) {  // FP16 accumulation
+    using Acc16 = mma_lowp::F16Acc16;
+    return launch_forms<Acc16, T<Acc16>>(p, ctx, stream);
+  }
   return launch_forms<__half, T<__half>>(p, ctx, stream);
 }
 

@@ -1,8 +1,8 @@
 // Family mma_lowp's kernel template (launch.hpp says when it runs; kernel.cu instantiates the library's
 // tiling; the internal probe bench/mma_lowp_probe.cu times other tilings). C = alpha * op(A) op(B) + beta * C
-// with FP32 accumulation on mma.sync.aligned: m16n8k16 for F16 and BF16 inputs, m16n8k8 for TF32 (FP32
-// inputs rounded to TF32 as their fragments are loaded) (PTX ISA, "Warp-level matrix multiply-accumulate
-// instructions").
+// on mma.sync.aligned: m16n8k16 for F16 and BF16 inputs with FP32 accumulation, or F16 with FP16 accumulation
+// (MmaOp<F16Acc16>), m16n8k8 for TF32 (FP32 inputs rounded to TF32) (PTX ISA, "Warp-level matrix
+// multiply-accumulate instructions").
 //
 // A block of kWarpsM x kWarpsN warps computes a kTileM x kTileN tile of C; each warp a kWarpM x kWarpN block
 // as 16 x 8 fragments (four FP32 accumulators per thread each). k goes by tiles of kTileK through a ring of
@@ -58,6 +58,8 @@ struct MmaOp;
 template <>
 struct MmaOp<__half> {
   static constexpr int kElemBytes = 2, kStepK = 16;
+  // Element e of a fragment's accumulators: (g + 8 (e / 2), 2t + e % 2) (the layout above).
+  static __device__ __forceinline__ float element(const float (&c)[4], int e) { return c[e]; }
   static __device__ __forceinline__ void round(uint32_t&) {}
   static __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
     asm volatile(
@@ -70,6 +72,8 @@ struct MmaOp<__half> {
 template <>
 struct MmaOp<__nv_bfloat16> {
   static constexpr int kElemBytes = 2, kStepK = 16;
+  // Element e of a fragment's accumulators: (g + 8 (e / 2), 2t + e % 2) (the layout above).
+  static __device__ __forceinline__ float element(const float (&c)[4], int e) { return c[e]; }
   static __device__ __forceinline__ void round(uint32_t&) {}
   static __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
     asm volatile(
@@ -82,6 +86,8 @@ struct MmaOp<__nv_bfloat16> {
 template <>
 struct MmaOp<float> {  // TF32
   static constexpr int kElemBytes = 4, kStepK = 8;
+  // Element e of a fragment's accumulators: (g + 8 (e / 2), 2t + e % 2) (the layout above).
+  static __device__ __forceinline__ float element(const float (&c)[4], int e) { return c[e]; }
   // The instruction reads the top 19 bits of each register; round to nearest (away from zero on ties, as
   // cuBLAS's conversion does) rather than let the low bits be dropped.
   static __device__ __forceinline__ void round(uint32_t& r) {
@@ -93,6 +99,28 @@ struct MmaOp<float> {  // TF32
         "{%0, %1, %2, %3};\n"
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+};
+
+// F16 inputs with FP16 accumulation (tcgemm_gemm_ex's compute F16): m16n8k16 with f16 C and D, two
+// registers of two halves per fragment, c[0] = (g, 2t), (g, 2t + 1) and c[1] = (g + 8, 2t), (g + 8, 2t + 1).
+// The kernel keeps four float slots per fragment for every instruction; this one keeps its half pairs as
+// raw bits in the first two (the compiler drops the unused two), so one kernel serves both accumulators.
+struct F16Acc16 {};
+template <>
+struct MmaOp<F16Acc16> : MmaOp<__half> {
+  static __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    uint32_t d0 = __float_as_uint(c[0]), d1 = __float_as_uint(c[1]);
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%0, %1};\n"
+        : "+r"(d0), "+r"(d1)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    c[0] = __uint_as_float(d0);
+    c[1] = __uint_as_float(d1);
+  }
+  static __device__ __forceinline__ float element(const float (&c)[4], int e) {
+    const uint32_t pair = __float_as_uint(c[e >> 1]);
+    return __half2float(__ushort_as_half(static_cast<unsigned short>((e & 1) ? pair >> 16 : pair & 0xFFFFu)));
   }
 };
 
@@ -430,7 +458,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
             for (int e0 = 0; e0 < 2; ++e0) {
               const int64_t r = r0 + i * 16 + e0 * 8;
               if (r < p.m) {
-                float v = p.alpha * acc[i][j][e0 * 2 + e1];
+                float v = p.alpha * Op::element(acc[i][j], e0 * 2 + e1);
                 if (read_c) v = fmaf(p.beta, col[r], v);
                 col[r] = v;
               }
@@ -447,7 +475,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
             const int64_t c = c0 + j * 8 + (e & 1);
             if (r < p.m && c < p.n) {
               const int64_t at = r + c * p.ldc;
-              float v = p.alpha * acc[i][j][e];
+              float v = p.alpha * Op::element(acc[i][j], e);
               if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
               store_c_element(p.C, p.c_type, at, v);
             }

@@ -1,6 +1,6 @@
 // Family mma_lowp: the fast path of tcgemm_gemm_ex and tcgemm_sgemm (kernel.cuh, kernel.cu): mma.sync
-// m16n8k16 for F16 and BF16 inputs and m16n8k8 for TF32, FP32 accumulation, cp.async multistage pipeline.
-// The WMMA family (wmma_lowp) stays the one for explicit configurations, FP16 accumulation and the inputs
+// m16n8k16 for F16 and BF16 inputs (FP32 accumulation, or FP16 for F16 inputs) and m16n8k8 for TF32, cp.async
+// multistage pipeline. The WMMA family (wmma_lowp) stays the one for explicit configurations and the inputs
 // this one does not take (rules below).
 #pragma once
 
@@ -15,7 +15,8 @@
 namespace tcgemm::detail {
 
 // Whether a validated, non-quick-return problem with F16 or BF16 inputs can take the fast path in place. Its
-// loads copy 16-byte pieces (8 elements) along each operand's contiguous dimension, so: FP32 accumulation;
+// loads copy 16-byte pieces (8 elements) along each operand's contiguous dimension, so: FP32 accumulation
+// (or FP16 with F16 inputs);
 // A and B 16-byte aligned with leading dimensions a multiple of 8; the contiguous extent of each operand (m
 // for an untransposed A, k for a transposed A and an untransposed B, n for a transposed B) a multiple of 8,
 // so no piece straddles an edge; alpha != 0 and k >= 1 (otherwise A and B are not read and the WMMA path
