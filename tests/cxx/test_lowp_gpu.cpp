@@ -233,11 +233,12 @@ TEST(MmaLowp, DefaultPathEveryFormTypeAndEdge) {
       EXPECT_TRUE(run_case({ta, tb, 8, 16, 8, in, in, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 2.0f}, seed++));
       EXPECT_TRUE(run_case({ta, tb, 392, 264, 1000, in, in, TCGEMM_TYPE_F32, 0, 0, 0, 0.5f, 0.0f}, seed++));
     }
-  // F16 with FP16 accumulation (m16n8k16 with f16 accumulators), C in FP16 and FP32, every form.
+  // F16 with FP16 accumulation (m16n8k16 with f16 accumulators; C is F16, the only C this accumulator
+  // writes), every form, beta = 0 over NaN and beta != 0 on a size off the tile grid.
   for (const char* f : kForms) {
     EXPECT_TRUE(run_case({f[0], f[1], 264, 136, 520, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, 0, 0, 0, 1.0f, 0.0f},
                          seed++));
-    EXPECT_TRUE(run_case({f[0], f[1], 136, 72, 64, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F16, 0, 0, 0, -0.5f, 1.5f},
+    EXPECT_TRUE(run_case({f[0], f[1], 136, 72, 64, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, 0, 0, 0, -0.5f, 1.5f},
                          seed++));
   }
   EXPECT_TRUE(run_case({'N', 'T', 1544, 2400, 264, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, 0, 0, 0, 1.0f, 0.5f},
