@@ -1,0 +1,120 @@
+// See summa.hpp.
+#include "summa.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+namespace tcgemm::pblas {
+namespace {
+
+// MPI counts are int: a message of more doubles goes in several broadcasts.
+constexpr int64_t kMaxMessage = int64_t{1} << 30;
+
+void broadcast(double* data, int64_t count, int root, MPI_Comm comm, std::vector<MPI_Request>* requests) {
+  for (int64_t done = 0; done < count; done += kMaxMessage) {
+    const int part = static_cast<int>(std::min(kMaxMessage, count - done));
+    MPI_Request r;
+    MPI_Ibcast(data + done, part, MPI_DOUBLE, root, comm, &r);
+    requests->push_back(r);
+  }
+}
+
+}  // namespace
+
+bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, std::string* why) {
+  const LocalRange c_rows = local_range(p.c_rows, g.myrow, p.c_row0, p.m);
+  const LocalRange c_cols = local_range(p.c_cols, g.mycol, p.c_col0, p.n);
+  const LocalRange a_rows = local_range(p.a.rows, g.myrow, p.a.row0, p.m);
+  const LocalRange b_cols = local_range(p.b.cols, g.mycol, p.b.col0, p.n);
+  const int64_t mloc = c_rows.count, nloc = c_cols.count;
+  const int64_t width_max = std::max<int64_t>(1, std::min(p.panel, p.k));
+  double* c = p.c_local + c_rows.first + c_cols.first * p.c_lld;
+
+  bool ok = local.begin(mloc, nloc, width_max, p.beta, c, p.c_lld, why);
+  // A process whose local product failed still takes part in every broadcast, into these buffers.
+  std::vector<double> spare_a, spare_b;
+  auto use_spares = [&] {
+    if (spare_a.empty()) {
+      spare_a.resize(static_cast<size_t>(std::max<int64_t>(1, mloc * width_max)));
+      spare_b.resize(static_cast<size_t>(std::max<int64_t>(1, width_max * nloc)));
+    }
+  };
+  if (!ok) use_spares();
+
+  std::vector<MPI_Request> requests;
+  std::vector<PanelPiece> pieces;
+  int buffer = 0;
+  for (int64_t k0 = 0; k0 < p.k; k0 += width_max, buffer ^= 1) {
+    const int64_t width = std::min(width_max, p.k - k0);
+    if (ok && !local.reclaim(buffer, why)) {
+      ok = false;
+      use_spares();
+    }
+    double* pa = ok ? local.panel_a(buffer) : spare_a.data();
+    double* pb = ok ? local.panel_b(buffer) : spare_b.data();
+    requests.clear();
+    pieces.clear();
+
+    // The panel's columns of A_w, block by block of A's column blocking, each from the process column that
+    // holds it, to the whole process row (a process row with no rows of C needs none).
+    if (mloc > 0) {
+      const int64_t end = p.a.col0 + k0 + width;
+      for (int64_t gk = p.a.col0 + k0; gk < end;) {
+        const int64_t stop = block_end(p.a.cols, gk, end);
+        const int root = owner_of(p.a.cols, gk);
+        double* dst = pa + (gk - p.a.col0 - k0) * mloc;
+        if (root == g.mycol) {
+          const double* src = p.a.local + a_rows.first + local_index(p.a.cols, gk) * p.a.lld;
+          for (int64_t j = 0; j < stop - gk; ++j)
+            std::memcpy(dst + j * mloc, src + j * p.a.lld, static_cast<size_t>(mloc) * sizeof(double));
+        }
+        if (g.npcol > 1) broadcast(dst, (stop - gk) * mloc, root, g.row, &requests);
+        gk = stop;
+      }
+    }
+    // The panel's rows of B_w, block by block of B's row blocking, each stored as its own piece
+    // (rows x nloc, contiguous) from the process row that holds it, to the whole process column.
+    if (nloc > 0) {
+      const int64_t end = p.b.row0 + k0 + width;
+      for (int64_t gk = p.b.row0 + k0; gk < end;) {
+        const int64_t stop = block_end(p.b.rows, gk, end);
+        const int64_t rows = stop - gk, row = gk - p.b.row0 - k0;
+        const int root = owner_of(p.b.rows, gk);
+        double* dst = pb + row * nloc;
+        if (root == g.myrow) {
+          const double* src = p.b.local + local_index(p.b.rows, gk) + b_cols.first * p.b.lld;
+          for (int64_t j = 0; j < nloc; ++j)
+            std::memcpy(dst + j * rows, src + j * p.b.lld, static_cast<size_t>(rows) * sizeof(double));
+        }
+        if (g.nprow > 1) broadcast(dst, rows * nloc, root, g.col, &requests);
+        pieces.push_back({row, rows, dst});
+        gk = stop;
+      }
+    }
+    if (!requests.empty()) MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    if (ok && mloc > 0 && nloc > 0 && !local.add_panel(buffer, width, p.alpha, pieces, why)) {
+      ok = false;
+      use_spares();
+    }
+  }
+  if (ok && !local.finish(why)) ok = false;
+
+  // Agree before anything of C is written: then a failure anywhere leaves C unchanged everywhere.
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, g.grid);
+  if (!all) {
+    if (ok) *why = "another process of the grid failed";
+    local.abandon();
+    return false;
+  }
+  if (!local.write_back(why)) {
+    // Some of C may hold the result and some not: nothing can take the call over now.
+    std::fprintf(stderr, "tcgemm pdgemm: writing the local C failed: %s\n", why->c_str());
+    MPI_Abort(g.grid, 1);
+  }
+  return true;
+}
+
+}  // namespace tcgemm::pblas

@@ -1,0 +1,30 @@
+// The GPU local product's buffers and streams (local_product_gpu.cpp), one set per device, kept between
+// calls and grown when a call needs more. One call uses the set at a time (PDGEMM calls on one process are
+// collective over the grid and so come one after another; a second thread waits).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+namespace tcgemm::pblas {
+
+struct GpuWorkspace {
+  int device = -1;
+  double* c = nullptr;                       // mloc x nloc
+  double* dev_a[2] = {}, *dev_b[2] = {};     // panels on the device
+  double* host_a[2] = {}, *host_b[2] = {};   // pinned panels on the host
+  size_t c_bytes = 0, a_bytes = 0, b_bytes = 0;
+  cudaStream_t up_stream = nullptr, compute_stream = nullptr, c_stream = nullptr;
+  cudaEvent_t uploaded[2] = {}, multiplied[2] = {};
+};
+
+// The device's set, grown to hold a call of these sizes, held until release_gpu_workspace. Null (with
+// *why) when the device cannot hold it.
+GpuWorkspace* acquire_gpu_workspace(int device, int64_t mloc, int64_t nloc, int64_t panel, std::string* why);
+void release_gpu_workspace(GpuWorkspace* ws);
+// Frees every idle set (tcgemm_pblas_release_workspace).
+void free_gpu_workspaces();
+
+}  // namespace tcgemm::pblas
