@@ -2,6 +2,7 @@
 # exist:
 #   tcgemm          (the C/C++ library, exported as tcgemm::tcgemm)
 #   tcgemm_blas     (the BLAS ABI over tcgemm: dgemm_, dgemm_64_, cblas_dgemm; exported as tcgemm::blas)
+#   tcgemm_pblas    (optional, with MPI and ScaLAPACK: pdgemm_ over MPI; exported as tcgemm::pblas)
 #   tcgemm_fortran  (optional: the Fortran module library, exported as tcgemm::fortran)
 #
 # Installed layout (prefix-relative, GNUInstallDirs):
@@ -12,7 +13,7 @@
 #       .mod files are compiler-specific; a program must be compiled with the compiler that wrote them
 #   lib/cmake/tcgemm/{tcgemmConfig,tcgemmConfigVersion,tcgemmTargets*}.cmake
 #       find_package(tcgemm [COMPONENTS fortran]) -> tcgemm::tcgemm, tcgemm::fortran
-#   lib/pkgconfig/tcgemm.pc, tcgemm-blas.pc, tcgemm-fortran.pc   (relocatable: paths from ${pcfiledir})
+#   lib/pkgconfig/tcgemm.pc, tcgemm-blas.pc, tcgemm-pblas.pc, tcgemm-fortran.pc   (relocatable: paths from ${pcfiledir})
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -35,6 +36,12 @@ install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDI
 # ---- BLAS ABI library (dgemm_, dgemm_64_, cblas_dgemm) ---------------------------------------------
 if(TARGET tcgemm_blas)
   install(TARGETS tcgemm_blas EXPORT tcgemmTargets
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
+
+# ---- PBLAS ABI library (pdgemm_ over MPI, when built) ----------------------------------------------------
+if(TARGET tcgemm_pblas)
+  install(TARGETS tcgemm_pblas EXPORT tcgemmTargets
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 endif()
 
@@ -95,6 +102,10 @@ install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm.pc" DESTINATION "${TCGEMM_IN
 if(TARGET tcgemm_blas)
   configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm-blas.pc.in" "${PROJECT_BINARY_DIR}/package/tcgemm-blas.pc" @ONLY)
   install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm-blas.pc" DESTINATION "${TCGEMM_INSTALL_PKGCONFIGDIR}")
+endif()
+if(TARGET tcgemm_pblas)
+  configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm-pblas.pc.in" "${PROJECT_BINARY_DIR}/package/tcgemm-pblas.pc" @ONLY)
+  install(FILES "${PROJECT_BINARY_DIR}/package/tcgemm-pblas.pc" DESTINATION "${TCGEMM_INSTALL_PKGCONFIGDIR}")
 endif()
 if(TCGEMM_HAVE_FORTRAN_PACKAGE)
   configure_file("${PROJECT_SOURCE_DIR}/cmake/tcgemm-fortran.pc.in"

@@ -97,6 +97,7 @@ bool grid_comms(int context, GridComms* out, std::string* why) {
   MPI_Comm_split_type(g.grid, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   if (node != MPI_COMM_NULL) {
     MPI_Comm_rank(node, &g.node_rank);
+    MPI_Comm_size(node, &g.node_size);
     MPI_Comm_free(&node);
   }
   cache()[context] = CachedGrid{system, pnum, g};

@@ -15,6 +15,7 @@ struct GridComms {
   MPI_Comm row = MPI_COMM_NULL;   // this process row; rank = process column
   MPI_Comm col = MPI_COMM_NULL;   // this process column; rank = process row
   int node_rank = 0;              // rank among the grid's processes on this node (the default GPU)
+  int node_size = 1;              // the grid's processes on this node (they share its cores)
 };
 
 // The communicators of `context` for the calling process. Collective over the grid the first time a context

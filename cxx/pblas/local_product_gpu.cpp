@@ -1,6 +1,6 @@
-// The GPU local product (local_product.hpp): the local C goes up once (on a thread of its own, while the
-// first panel is gathered), every panel goes up into one of two device buffers while the other is
-// multiplied by tcgemm_dgemm, and the result comes down once at the end.
+// The GPU local product (local_product.hpp): every panel goes up into one of two device buffers while the
+// other is multiplied by tcgemm_dgemm into the device's C, and the result comes down once at the end, where
+// beta * C is added on the host (so the local C never goes up).
 //
 // Buffers (device: C, two A panels, two B panels; host: pinned panels for the broadcasts to land in, so the
 // uploads are direct DMA) stay allocated between calls and only grow: a program that calls PDGEMM in a loop
@@ -11,6 +11,9 @@
 #include <mutex>
 #include <thread>
 
+#include <cstring>
+
+#include "host_threads.hpp"
 #include "local_product.hpp"
 #include "tcgemm/tcgemm.h"
 #include "workspace.hpp"
@@ -29,7 +32,6 @@ class GpuProduct final : public LocalProduct {
  public:
   explicit GpuProduct(int device) : device_(device) {}
   ~GpuProduct() override {
-    if (uploader_.joinable()) uploader_.join();
     if (ws_) release_gpu_workspace(ws_);
     if (previous_device_ >= 0) (void)cudaSetDevice(previous_device_);
   }
@@ -45,17 +47,6 @@ class GpuProduct final : public LocalProduct {
     if (!cuda_ok(cudaSetDevice(device_), "cudaSetDevice", why)) return false;
     ws_ = acquire_gpu_workspace(device_, mloc, nloc, panel, why);
     if (!ws_) return false;
-    if (beta != 0.0 && mloc > 0 && nloc > 0) {
-      // Pageable C: the copy holds its thread until the last byte is staged, so it gets a thread of its own
-      // and overlaps the gathering of the first panel.
-      uploader_ = std::thread([this] {
-        upload_status_ = cudaSetDevice(device_);
-        if (upload_status_ == cudaSuccess)
-          upload_status_ = cudaMemcpy2DAsync(ws_->c, mloc_ * sizeof(double), c_, ldc_ * sizeof(double),
-                                             mloc_ * sizeof(double), nloc_, cudaMemcpyHostToDevice, ws_->c_stream);
-        if (upload_status_ == cudaSuccess) upload_status_ = cudaStreamSynchronize(ws_->c_stream);
-      });
-    }
     return true;
   }
   double* panel_a(int buffer) override { return ws_->host_a[buffer]; }
@@ -65,11 +56,6 @@ class GpuProduct final : public LocalProduct {
   }
   bool add_panel(int buffer, int64_t width, double alpha, const std::vector<PanelPiece>& pieces,
                  std::string* why) override {
-    if (first_) {
-      first_ = false;
-      if (uploader_.joinable()) uploader_.join();
-      if (!cuda_ok(upload_status_, "uploading the local C", why)) return false;
-    }
     GpuWorkspace& w = *ws_;
     const size_t d = sizeof(double);
     // The device panel buffers are free once the product two panels back has read them.
@@ -86,29 +72,26 @@ class GpuProduct final : public LocalProduct {
     if (!cuda_ok(cudaEventRecord(w.uploaded[buffer], w.up_stream), "cudaEventRecord", why)) return false;
     if (!cuda_ok(cudaStreamWaitEvent(w.compute_stream, w.uploaded[buffer], 0), "cudaStreamWaitEvent", why))
       return false;
+    // The device C holds alpha * (the panels so far): the first panel writes it (beta = 0: the uninitialized
+    // memory is not read), the others add to it. beta * C is added on the host when the result comes back.
     const tcgemm_status st = tcgemm_dgemm('N', 'N', mloc_, nloc_, width, alpha, w.dev_a[buffer], mloc_,
-                                          w.dev_b[buffer], width, beta_, w.c, mloc_, w.compute_stream);
+                                          w.dev_b[buffer], width, first_ ? 0.0 : 1.0, w.c, mloc_, w.compute_stream);
     if (st != TCGEMM_SUCCESS) {
       *why = std::string("tcgemm_dgemm: ") + tcgemm_last_error();
       return false;
     }
-    beta_ = 1.0;  // later panels add to the sum
+    first_ = false;
     return cuda_ok(cudaEventRecord(w.multiplied[buffer], w.compute_stream), "cudaEventRecord", why);
   }
   bool finish(std::string* why) override {
-    if (uploader_.joinable()) uploader_.join();  // no panel came (a process with no local C)
-    if (!cuda_ok(upload_status_, "uploading the local C", why)) return false;
     return cuda_ok(cudaStreamSynchronize(ws_->compute_stream), "the local products", why) &&
            cuda_ok(cudaStreamSynchronize(ws_->up_stream), "the panel uploads", why);
   }
   bool write_back(std::string* why) override {
     if (mloc_ == 0 || nloc_ == 0) return true;
-    const size_t d = sizeof(double);
-    return cuda_ok(cudaMemcpy2D(c_, ldc_ * d, ws_->c, mloc_ * d, mloc_ * d, nloc_, cudaMemcpyDeviceToHost),
-                   "downloading the local C", why);
+    return cuda_ok(download_c(), "downloading the local C", why);
   }
   void abandon() override {
-    if (uploader_.joinable()) uploader_.join();
     if (ws_) {
       (void)cudaStreamSynchronize(ws_->compute_stream);
       (void)cudaStreamSynchronize(ws_->up_stream);
@@ -117,6 +100,44 @@ class GpuProduct final : public LocalProduct {
   }
 
  private:
+  // The result comes back through the two pinned staging buffers, whole columns at a time: while the copy
+  // engine brings one chunk, several threads write the other into the caller's C as C = chunk + beta * C
+  // (beta = 0: C is not read). Pageable copies by the CUDA driver would run at a fraction of the link's
+  // speed, and C never has to go up: only the panels cross the link towards the GPU.
+  int64_t chunk_columns() const {
+    return std::max<int64_t>(1, static_cast<int64_t>(ws_->stage_bytes / (sizeof(double) * mloc_)));
+  }
+  cudaError_t download_c() {
+    GpuWorkspace& w = *ws_;
+    const int64_t per = chunk_columns();
+    auto fetch = [&](int64_t j0, int buffer) {
+      const int64_t cols = std::min(per, nloc_ - j0);
+      cudaError_t e = cudaMemcpyAsync(w.host_c[buffer], w.c + j0 * mloc_, cols * mloc_ * sizeof(double),
+                                      cudaMemcpyDeviceToHost, w.c_stream);
+      return e == cudaSuccess ? cudaEventRecord(w.staged[buffer], w.c_stream) : e;
+    };
+    if (cudaError_t e = fetch(0, 0); e != cudaSuccess) return e;
+    int buffer = 0;
+    for (int64_t j0 = 0; j0 < nloc_; j0 += per, buffer ^= 1) {
+      const int64_t cols = std::min(per, nloc_ - j0);
+      if (cudaError_t e = cudaEventSynchronize(w.staged[buffer]); e != cudaSuccess) return e;
+      if (j0 + per < nloc_)  // the next chunk comes down while this one is unpacked
+        if (cudaError_t e = fetch(j0 + per, buffer ^ 1); e != cudaSuccess) return e;
+      const double* stage = w.host_c[buffer];
+      parallel_for(cols, 1, [&](int64_t from, int64_t to) {
+        for (int64_t j = from; j < to; ++j) {
+          double* c = c_ + (j0 + j) * ldc_;
+          const double* r = stage + j * mloc_;
+          if (beta_ == 0.0)
+            std::memcpy(c, r, static_cast<size_t>(mloc_) * sizeof(double));
+          else
+            for (int64_t i = 0; i < mloc_; ++i) c[i] = r[i] + beta_ * c[i];
+        }
+      });
+    }
+    return cudaSuccess;
+  }
+
   int device_;
   int previous_device_ = -1;
   GpuWorkspace* ws_ = nullptr;
@@ -124,8 +145,6 @@ class GpuProduct final : public LocalProduct {
   double* c_ = nullptr;
   double beta_ = 0.0;
   bool first_ = true;
-  std::thread uploader_;
-  cudaError_t upload_status_ = cudaSuccess;
 };
 
 }  // namespace

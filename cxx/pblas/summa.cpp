@@ -1,6 +1,8 @@
 // See summa.hpp.
 #include "summa.hpp"
 
+#include "host_threads.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -45,6 +47,13 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
 
   std::vector<MPI_Request> requests;
   std::vector<PanelPiece> pieces;
+  struct Piece {
+    int64_t g0, len;
+    int root;
+  };
+  std::vector<Piece> a_pieces, b_pieces;
+  std::vector<std::pair<int64_t, int64_t>> own_columns;
+  set_copy_threads_share(g.node_size);
   int buffer = 0;
   for (int64_t k0 = 0; k0 < p.k; k0 += width_max, buffer ^= 1) {
     const int64_t width = std::min(width_max, p.k - k0);
@@ -58,40 +67,57 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
     pieces.clear();
 
     // The panel's columns of A_w, block by block of A's column blocking, each from the process column that
-    // holds it, to the whole process row (a process row with no rows of C needs none).
+    // holds it, to the whole process row (a process row with no rows of C needs none). The blocks this
+    // process holds are packed first, all at once on several threads, then every block is broadcast.
     if (mloc > 0) {
+      a_pieces.clear();
       const int64_t end = p.a.col0 + k0 + width;
       for (int64_t gk = p.a.col0 + k0; gk < end;) {
         const int64_t stop = block_end(p.a.cols, gk, end);
-        const int root = owner_of(p.a.cols, gk);
-        double* dst = pa + (gk - p.a.col0 - k0) * mloc;
-        if (root == g.mycol) {
-          const double* src = p.a.local + a_rows.first + local_index(p.a.cols, gk) * p.a.lld;
-          for (int64_t j = 0; j < stop - gk; ++j)
-            std::memcpy(dst + j * mloc, src + j * p.a.lld, static_cast<size_t>(mloc) * sizeof(double));
-        }
-        if (g.npcol > 1) broadcast(dst, (stop - gk) * mloc, root, g.row, &requests);
+        a_pieces.push_back({gk, stop - gk, owner_of(p.a.cols, gk)});
         gk = stop;
       }
+      own_columns.clear();  // (panel column, local column of A) of every column this process holds
+      for (const Piece& q : a_pieces)
+        if (q.root == g.mycol)
+          for (int64_t j = 0; j < q.len; ++j)
+            own_columns.push_back({q.g0 + j - p.a.col0 - k0, local_index(p.a.cols, q.g0) + j});
+      parallel_for(static_cast<int64_t>(own_columns.size()), std::max<int64_t>(1, (1 << 17) / mloc),
+                   [&](int64_t from, int64_t to) {
+                     for (int64_t i = from; i < to; ++i)
+                       std::memcpy(pa + own_columns[i].first * mloc,
+                                   p.a.local + a_rows.first + own_columns[i].second * p.a.lld,
+                                   static_cast<size_t>(mloc) * sizeof(double));
+                   });
+      if (g.npcol > 1)
+        for (const Piece& q : a_pieces)
+          broadcast(pa + (q.g0 - p.a.col0 - k0) * mloc, q.len * mloc, q.root, g.row, &requests);
     }
     // The panel's rows of B_w, block by block of B's row blocking, each stored as its own piece
     // (rows x nloc, contiguous) from the process row that holds it, to the whole process column.
     if (nloc > 0) {
+      b_pieces.clear();
       const int64_t end = p.b.row0 + k0 + width;
       for (int64_t gk = p.b.row0 + k0; gk < end;) {
         const int64_t stop = block_end(p.b.rows, gk, end);
-        const int64_t rows = stop - gk, row = gk - p.b.row0 - k0;
-        const int root = owner_of(p.b.rows, gk);
-        double* dst = pb + row * nloc;
-        if (root == g.myrow) {
-          const double* src = p.b.local + local_index(p.b.rows, gk) + b_cols.first * p.b.lld;
-          for (int64_t j = 0; j < nloc; ++j)
-            std::memcpy(dst + j * rows, src + j * p.b.lld, static_cast<size_t>(rows) * sizeof(double));
-        }
-        if (g.nprow > 1) broadcast(dst, rows * nloc, root, g.col, &requests);
-        pieces.push_back({row, rows, dst});
+        b_pieces.push_back({gk, stop - gk, owner_of(p.b.rows, gk)});
+        pieces.push_back({gk - p.b.row0 - k0, stop - gk, pb + (gk - p.b.row0 - k0) * nloc});
         gk = stop;
       }
+      // Columns of the local B in parallel; in each, the rows of every piece this process holds.
+      parallel_for(nloc, 64, [&](int64_t from, int64_t to) {
+        for (size_t i = 0; i < b_pieces.size(); ++i) {
+          const Piece& q = b_pieces[i];
+          if (q.root != g.myrow) continue;
+          double* dst = pb + (q.g0 - p.b.row0 - k0) * nloc;
+          const double* src = p.b.local + local_index(p.b.rows, q.g0) + b_cols.first * p.b.lld;
+          for (int64_t j = from; j < to; ++j)
+            std::memcpy(dst + j * q.len, src + j * p.b.lld, static_cast<size_t>(q.len) * sizeof(double));
+        }
+      });
+      if (g.nprow > 1)
+        for (const Piece& q : b_pieces)
+          broadcast(pb + (q.g0 - p.b.row0 - k0) * nloc, q.len * nloc, q.root, g.col, &requests);
     }
     if (!requests.empty()) MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     if (ok && mloc > 0 && nloc > 0 && !local.add_panel(buffer, width, p.alpha, pieces, why)) {

@@ -49,8 +49,9 @@ void free_buffers(GpuWorkspace& w) {
     free_device(w.dev_b[i]);
     free_host(w.host_a[i]);
     free_host(w.host_b[i]);
+    free_host(w.host_c[i]);
   }
-  w.c_bytes = w.a_bytes = w.b_bytes = 0;
+  w.c_bytes = w.a_bytes = w.b_bytes = w.stage_bytes = 0;
 }
 
 void destroy(GpuWorkspace& w) {
@@ -61,7 +62,8 @@ void destroy(GpuWorkspace& w) {
   for (int i = 0; i < 2; ++i) {
     if (w.uploaded[i]) (void)cudaEventDestroy(w.uploaded[i]);
     if (w.multiplied[i]) (void)cudaEventDestroy(w.multiplied[i]);
-    w.uploaded[i] = w.multiplied[i] = nullptr;
+    if (w.staged[i]) (void)cudaEventDestroy(w.staged[i]);
+    w.uploaded[i] = w.multiplied[i] = w.staged[i] = nullptr;
   }
   for (cudaStream_t* s : {&w.up_stream, &w.compute_stream, &w.c_stream}) {
     if (*s) (void)cudaStreamDestroy(*s);
@@ -72,7 +74,7 @@ void destroy(GpuWorkspace& w) {
 }
 
 // Grows the buffers to the sizes asked (freeing the old ones first, so that memory is not needed twice).
-bool grow(GpuWorkspace& w, size_t c_bytes, size_t a_bytes, size_t b_bytes, std::string* why) {
+bool grow(GpuWorkspace& w, size_t c_bytes, size_t a_bytes, size_t b_bytes, size_t stage_bytes, std::string* why) {
   if (!w.up_stream) {
     if (!ok(cudaStreamCreateWithFlags(&w.up_stream, cudaStreamNonBlocking), "cudaStreamCreate", why) ||
         !ok(cudaStreamCreateWithFlags(&w.compute_stream, cudaStreamNonBlocking), "cudaStreamCreate", why) ||
@@ -80,7 +82,8 @@ bool grow(GpuWorkspace& w, size_t c_bytes, size_t a_bytes, size_t b_bytes, std::
       return false;
     for (int i = 0; i < 2; ++i)
       if (!ok(cudaEventCreateWithFlags(&w.uploaded[i], cudaEventDisableTiming), "cudaEventCreate", why) ||
-          !ok(cudaEventCreateWithFlags(&w.multiplied[i], cudaEventDisableTiming), "cudaEventCreate", why))
+          !ok(cudaEventCreateWithFlags(&w.multiplied[i], cudaEventDisableTiming), "cudaEventCreate", why) ||
+          !ok(cudaEventCreateWithFlags(&w.staged[i], cudaEventDisableTiming), "cudaEventCreate", why))
         return false;
   }
   if (c_bytes > w.c_bytes) {
@@ -113,6 +116,13 @@ bool grow(GpuWorkspace& w, size_t c_bytes, size_t a_bytes, size_t b_bytes, std::
         return false;
     w.b_bytes = b_bytes;
   }
+  if (stage_bytes > w.stage_bytes) {
+    for (int i = 0; i < 2; ++i) free_host(w.host_c[i]);
+    w.stage_bytes = 0;
+    for (int i = 0; i < 2; ++i)
+      if (!ok(cudaMallocHost(&w.host_c[i], stage_bytes), "cudaMallocHost of a C staging buffer", why)) return false;
+    w.stage_bytes = stage_bytes;
+  }
   return true;
 }
 
@@ -129,12 +139,13 @@ GpuWorkspace* acquire_gpu_workspace(int device, int64_t mloc, int64_t nloc, int6
   const size_t c_bytes = std::max<size_t>(d, size_t(mloc) * size_t(nloc) * d);
   const size_t a_bytes = std::max<size_t>(d, size_t(mloc) * size_t(panel) * d);
   const size_t b_bytes = std::max<size_t>(d, size_t(panel) * size_t(nloc) * d);
-  if (!grow(w, c_bytes, a_bytes, b_bytes, why)) {
+  const size_t stage_bytes = std::max<size_t>(kStageBytes, size_t(mloc) * d);  // at least one column
+  if (!grow(w, c_bytes, a_bytes, b_bytes, stage_bytes, why)) {
     // A failed allocation (after a larger call, or next to the program's own data): start from nothing and
     // try once more, so the memory of the old buffers counts.
     free_buffers(w);
     std::string again;
-    if (!grow(w, c_bytes, a_bytes, b_bytes, &again)) {
+    if (!grow(w, c_bytes, a_bytes, b_bytes, stage_bytes, &again)) {
       free_buffers(w);
       slot.busy = false;
       returned().notify_all();

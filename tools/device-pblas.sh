@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The multi-GPU and MPI runs on a device machine (README "More than one GPU"), from the build directory
+# carried in .dev/build.tgz and ScaLAPACK's libraries (Debian's libscalapack-openmpi, with the reference
+# LAPACK and BLAS it needs) carried in .dev/lib, against the machine's own Open MPI.
+#   tools/device-pblas.sh STEP...    (logs and a summary under $OUT, or /tmp/tcgemm-pblas-logs)
+# Steps:
+#   setup      unpack the build, put the carried libraries on the loader path, print what MPI the machine has
+#   tests      the pblas-labelled GPU tests (pdgemm_ against ScaLAPACK with 2 ranks; the Fortran program preloaded)
+#   bench      tcgemm-pblas-bench: 1 rank (gpu route and tcgemm's single-GPU host path) and 2 ranks (gpu
+#              route), n = 8192, 16384, 32768 and a rectangular shape, then ScaLAPACK over libtcgemm_blas once
+set -uo pipefail
+out=${OUT:-/tmp/tcgemm-pblas-logs}
+mkdir -p "$out"
+summary="$out/pblas-summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$PWD/.dev/lib:${LD_LIBRARY_PATH:-}"
+ln -sf libscalapack-openmpi.so.2.2 .dev/lib/libscalapack-openmpi.so 2>/dev/null
+mpi=(mpirun --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST
+     -x NVSHMEM_DISABLE_NVLS)
+for step in "$@"; do
+  case "$step" in
+    setup)
+      [ -d build ] || tar xzf .dev/build.tgz
+      note "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name --format=csv,noheader | tr '\n' ' ')"
+      note "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
+      note "libmpi: $(ldconfig -p | grep -m1 'libmpi.so.40' || echo none)"
+      ldd build/tests/pblas/test_pdgemm | grep -E 'not found|mpi|scalapack' | tee -a "$summary"
+      ;;
+    tests)
+      ctest --test-dir build -L pblas --output-on-failure --timeout 300 >"$out/pblas-ctest.log" 2>&1
+      note "pblas tests: exit $? — $(grep -E 'tests passed|tests failed' "$out/pblas-ctest.log")"
+      grep -E '\(Failed\)|\(Timeout\)|Skipped|FAIL ' "$out/pblas-ctest.log" | head -20 | tee -a "$summary"
+      ;;
+    bench)
+      b=build/bench/tcgemm-pblas-bench
+      { "${mpi[@]}" -np 1 $b --sizes 8192,16384,32768 --shape 32768,8192,16384 --routes gpu --host-path --reps 10
+        "${mpi[@]}" -np 2 $b --sizes 8192,16384,32768 --shape 32768,8192,16384 --routes gpu --reps 10
+        "${mpi[@]}" -np 2 -x LD_PRELOAD="$PWD/build/cxx/libtcgemm_blas.so" $b --sizes 8192 --routes scalapack
+      } >"$out/pblas-bench.txt" 2>&1
+      note "bench: exit $?"
+      grep -vE '^#' "$out/pblas-bench.txt" | tee -a "$summary"
+      ;;
+    *) note "unknown step $step" ;;
+  esac
+done
