@@ -26,6 +26,8 @@ for step in "$@"; do
       note "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name --format=csv,noheader | tr '\n' ' ')"
       note "mpirun: $(command -v mpirun) $(mpirun --version 2>&1 | head -1)"
       note "libmpi: $(ldconfig -p | grep -m1 'libmpi.so.40' || echo none)"
+      note "CUDA-aware MPI: $(ompi_info --parsable --all 2>/dev/null | grep -m1 mpi_built_with_cuda_support:value || echo unknown)"
+      nvidia-smi topo -m 2>&1 | head -4 | tee -a "$summary"
       ldd build/tests/pblas/test_pdgemm | grep -E 'not found|mpi|scalapack' | tee -a "$summary"
       ;;
     tests)
@@ -35,12 +37,15 @@ for step in "$@"; do
       ;;
     bench)
       b=build/bench/tcgemm-pblas-bench
-      { "${mpi[@]}" -np 1 $b --sizes 8192,16384,32768 --shape 32768,8192,16384 --routes gpu --host-path --reps 10
-        "${mpi[@]}" -np 2 $b --sizes 8192,16384,32768 --shape 32768,8192,16384 --routes gpu --reps 10
+      rect="--shape 32768,8192,16384"
+      { "${mpi[@]}" -np 1 $b --sizes 8192,16384,32768 $rect --routes gpu --host-path --reps 10
+        "${mpi[@]}" -np 2 -x TCGEMM_PBLAS_VERBOSE=2 $b --sizes 8192,16384,32768 $rect --routes gpu --reps 10
+        "${mpi[@]}" -np 2 $b --grid 2x1 --sizes 16384 --routes gpu --reps 10
         "${mpi[@]}" -np 2 -x LD_PRELOAD="$PWD/build/cxx/libtcgemm_blas.so" $b --sizes 8192 --routes scalapack
       } >"$out/pblas-bench.txt" 2>&1
       note "bench: exit $?"
-      grep -vE '^#' "$out/pblas-bench.txt" | tee -a "$summary"
+      grep -vE '^#|^tcgemm pdgemm' "$out/pblas-bench.txt" | tee -a "$summary"
+      grep -E 'process \(' "$out/pblas-bench.txt" | tail -4 | tee -a "$summary"
       ;;
     *) note "unknown step $step" ;;
   esac

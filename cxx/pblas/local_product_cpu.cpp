@@ -31,7 +31,8 @@ class CpuProduct final : public LocalProduct {
   double* panel_a(int buffer) override { return a_[buffer].data(); }
   double* panel_b(int buffer) override { return b_[buffer].data(); }
   bool reclaim(int, std::string*) override { return true; }
-  bool add_panel(int buffer, int64_t, double alpha, const std::vector<PanelPiece>& pieces, std::string*) override {
+  bool add_panel(int buffer, int64_t, double alpha, const std::vector<PanelPiece>& pieces, bool,
+                 std::string*) override {
     const int m = static_cast<int>(mloc_), n = static_cast<int>(nloc_), ldc = static_cast<int>(ldc_);
     const double one = 1.0;
     for (const PanelPiece& piece : pieces) {

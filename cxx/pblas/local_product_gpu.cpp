@@ -54,7 +54,7 @@ class GpuProduct final : public LocalProduct {
   bool reclaim(int buffer, std::string* why) override {
     return cuda_ok(cudaEventSynchronize(ws_->uploaded[buffer]), "waiting for a panel upload", why);
   }
-  bool add_panel(int buffer, int64_t width, double alpha, const std::vector<PanelPiece>& pieces,
+  bool add_panel(int buffer, int64_t width, double alpha, const std::vector<PanelPiece>& pieces, bool last,
                  std::string* why) override {
     GpuWorkspace& w = *ws_;
     const size_t d = sizeof(double);
@@ -74,18 +74,38 @@ class GpuProduct final : public LocalProduct {
       return false;
     // The device C holds alpha * (the panels so far): the first panel writes it (beta = 0: the uninitialized
     // memory is not read), the others add to it. beta * C is added on the host when the result comes back.
-    const tcgemm_status st = tcgemm_dgemm('N', 'N', mloc_, nloc_, width, alpha, w.dev_a[buffer], mloc_,
-                                          w.dev_b[buffer], width, first_ ? 0.0 : 1.0, w.c, mloc_, w.compute_stream);
-    if (st != TCGEMM_SUCCESS) {
-      *why = std::string("tcgemm_dgemm: ") + tcgemm_last_error();
-      return false;
+    // The last panel goes by the staging chunks' columns, each chunk's end marked, so that write_back
+    // brings a chunk down as soon as its product is done.
+    const int64_t per = last ? chunk_columns() : nloc_;
+    const int64_t chunks = (nloc_ + per - 1) / per;
+    while (last && static_cast<int64_t>(w.chunk_done.size()) < chunks) {
+      cudaEvent_t e = nullptr;
+      if (!cuda_ok(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate", why)) return false;
+      w.chunk_done.push_back(e);
+    }
+    for (int64_t c = 0; c < chunks; ++c) {
+      const int64_t j0 = c * per, cols = std::min(per, nloc_ - j0);
+      const tcgemm_status st =
+          tcgemm_dgemm('N', 'N', mloc_, cols, width, alpha, w.dev_a[buffer], mloc_, w.dev_b[buffer] + j0 * width,
+                       width, first_ ? 0.0 : 1.0, w.c + j0 * mloc_, mloc_, w.compute_stream);
+      if (st != TCGEMM_SUCCESS) {
+        *why = std::string("tcgemm_dgemm: ") + tcgemm_last_error();
+        return false;
+      }
+      if (last && !cuda_ok(cudaEventRecord(w.chunk_done[c], w.compute_stream), "cudaEventRecord", why)) return false;
     }
     first_ = false;
+    last_split_ = last;
     return cuda_ok(cudaEventRecord(w.multiplied[buffer], w.compute_stream), "cudaEventRecord", why);
   }
+  // With the last panel split by chunks, its products are not waited for here but chunk by chunk in
+  // write_back, so that C comes down while they run. What can fail is known here all the same: launch errors
+  // were returned by tcgemm_dgemm, and the panel uploads are waited for. (A kernel that faults during the
+  // last panel shows in write_back, after the grid agreed: the call then ends the job, see summa.cpp.)
   bool finish(std::string* why) override {
-    return cuda_ok(cudaStreamSynchronize(ws_->compute_stream), "the local products", why) &&
-           cuda_ok(cudaStreamSynchronize(ws_->up_stream), "the panel uploads", why);
+    if (!last_split_ && !cuda_ok(cudaStreamSynchronize(ws_->compute_stream), "the local products", why)) return false;
+    return cuda_ok(cudaStreamSynchronize(ws_->up_stream), "the panel uploads", why) &&
+           cuda_ok(cudaGetLastError(), "the local products", why);
   }
   bool write_back(std::string* why) override {
     if (mloc_ == 0 || nloc_ == 0) return true;
@@ -112,7 +132,9 @@ class GpuProduct final : public LocalProduct {
     const int64_t per = chunk_columns();
     auto fetch = [&](int64_t j0, int buffer) {
       const int64_t cols = std::min(per, nloc_ - j0);
-      cudaError_t e = cudaMemcpyAsync(w.host_c[buffer], w.c + j0 * mloc_, cols * mloc_ * sizeof(double),
+      cudaError_t e = last_split_ ? cudaStreamWaitEvent(w.c_stream, w.chunk_done[j0 / per], 0) : cudaSuccess;
+      if (e != cudaSuccess) return e;
+      e = cudaMemcpyAsync(w.host_c[buffer], w.c + j0 * mloc_, cols * mloc_ * sizeof(double),
                                       cudaMemcpyDeviceToHost, w.c_stream);
       return e == cudaSuccess ? cudaEventRecord(w.staged[buffer], w.c_stream) : e;
     };
@@ -145,6 +167,7 @@ class GpuProduct final : public LocalProduct {
   double* c_ = nullptr;
   double beta_ = 0.0;
   bool first_ = true;
+  bool last_split_ = false;  // the last panel went by chunks, each with its event in chunk_done
 };
 
 }  // namespace

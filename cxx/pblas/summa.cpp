@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace tcgemm::pblas {
@@ -54,6 +55,16 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
   std::vector<Piece> a_pieces, b_pieces;
   std::vector<std::pair<int64_t, int64_t>> own_columns;
   set_copy_threads_share(g.node_size);
+  // Where the time goes (TCGEMM_PBLAS_VERBOSE=2): host packing, waiting for broadcasts, waiting for the
+  // GPU to give a panel buffer back, enqueueing, the last products, bringing C back.
+  double t_pack = 0, t_comm = 0, t_reclaim = 0, t_enqueue = 0, t_finish = 0, t_back = 0;
+  const double t_start = MPI_Wtime();
+  double t = t_start;
+  auto lap = [&t](double& into) {
+    const double now = MPI_Wtime();
+    into += now - t;
+    t = now;
+  };
   int buffer = 0;
   for (int64_t k0 = 0; k0 < p.k; k0 += width_max, buffer ^= 1) {
     const int64_t width = std::min(width_max, p.k - k0);
@@ -61,6 +72,7 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
       ok = false;
       use_spares();
     }
+    lap(t_reclaim);
     double* pa = ok ? local.panel_a(buffer) : spare_a.data();
     double* pb = ok ? local.panel_b(buffer) : spare_b.data();
     requests.clear();
@@ -119,13 +131,17 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
         for (const Piece& q : b_pieces)
           broadcast(pb + (q.g0 - p.b.row0 - k0) * nloc, q.len * nloc, q.root, g.col, &requests);
     }
+    lap(t_pack);
     if (!requests.empty()) MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-    if (ok && mloc > 0 && nloc > 0 && !local.add_panel(buffer, width, p.alpha, pieces, why)) {
+    lap(t_comm);
+    if (ok && mloc > 0 && nloc > 0 && !local.add_panel(buffer, width, p.alpha, pieces, k0 + width >= p.k, why)) {
       ok = false;
       use_spares();
     }
+    lap(t_enqueue);
   }
   if (ok && !local.finish(why)) ok = false;
+  lap(t_finish);
 
   // Agree before anything of C is written: then a failure anywhere leaves C unchanged everywhere.
   int mine = ok ? 1 : 0, all = 0;
@@ -140,6 +156,12 @@ bool run_summa(const SummaProblem& p, const GridComms& g, LocalProduct& local, s
     std::fprintf(stderr, "tcgemm pdgemm: writing the local C failed: %s\n", why->c_str());
     MPI_Abort(g.grid, 1);
   }
+  lap(t_back);
+  if (const char* v = std::getenv("TCGEMM_PBLAS_VERBOSE"); v && std::strcmp(v, "2") == 0)
+    std::fprintf(stderr,
+                 "tcgemm pdgemm: process (%d,%d) %.3f s: pack %.3f, broadcasts %.3f, panel buffer waits %.3f, "
+                 "enqueue %.3f, last products %.3f, C back %.3f\n",
+                 g.myrow, g.mycol, t - t_start, t_pack, t_comm, t_reclaim, t_enqueue, t_finish, t_back);
   return true;
 }
 

@@ -45,9 +45,10 @@ class LocalProduct {
   virtual double* panel_a(int buffer) = 0;  // mloc x panel, leading dimension mloc
   virtual double* panel_b(int buffer) = 0;  // panel x nloc, as pieces (PanelPiece)
   virtual bool reclaim(int buffer, std::string* why) = 0;
-  // Adds alpha * A_panel (mloc x width) * B_panel (width x nloc, in pieces) to C_loc.
+  // Adds alpha * A_panel (mloc x width) * B_panel (width x nloc, in pieces) to C_loc; `last`: no panel
+  // follows (the GPU product then splits it by columns, so C comes back while the rest is multiplied).
   virtual bool add_panel(int buffer, int64_t width, double alpha, const std::vector<PanelPiece>& b_pieces,
-                         std::string* why) = 0;
+                         bool last, std::string* why) = 0;
   // Waits for the products; C_loc is not written yet (a GPU product keeps it on the device).
   virtual bool finish(std::string* why) = 0;
   // Writes the result into the caller's C_loc (after every process of the grid finished).

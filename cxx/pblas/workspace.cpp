@@ -65,6 +65,8 @@ void destroy(GpuWorkspace& w) {
     if (w.staged[i]) (void)cudaEventDestroy(w.staged[i]);
     w.uploaded[i] = w.multiplied[i] = w.staged[i] = nullptr;
   }
+  for (cudaEvent_t e : w.chunk_done) (void)cudaEventDestroy(e);
+  w.chunk_done.clear();
   for (cudaStream_t* s : {&w.up_stream, &w.compute_stream, &w.c_stream}) {
     if (*s) (void)cudaStreamDestroy(*s);
     *s = nullptr;

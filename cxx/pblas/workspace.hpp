@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tcgemm::pblas {
 
@@ -19,6 +20,7 @@ struct GpuWorkspace {
   size_t c_bytes = 0, a_bytes = 0, b_bytes = 0, stage_bytes = 0;
   cudaStream_t up_stream = nullptr, compute_stream = nullptr, c_stream = nullptr;
   cudaEvent_t uploaded[2] = {}, multiplied[2] = {}, staged[2] = {};
+  std::vector<cudaEvent_t> chunk_done;  // the last panel's product of each staging chunk of C's columns
 };
 
 // The device's set, grown to hold a call of these sizes, held until release_gpu_workspace. Null (with
