@@ -234,6 +234,29 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                                 double* C, int64_t ldc);
 tcgemm_status tcgemm_release_workspace(void);
+/* ---- batches of small products (device arrays) -------------------------------------------------------
+ * C_g <- alpha op(A_g) op(B_g) + beta C_g for g = 0 .. batch - 1, every product with the same transa, transb,
+ * m, n, k, alpha, beta and leading dimensions, with tcgemm_dgemm's semantics and checks per product (column-
+ * major, ld >= max(1, rows), beta = 0 never reads C, alpha = 0 or k = 0 never reads A or B), 64-bit sizes,
+ * strides and batch counts; batch = 0 returns at once.
+ *   tcgemm_dgemm_strided_batched: A_g = A + g strideA (likewise B, C). strideA and strideB >= 0 (0: one matrix
+ *     for the whole batch); strideC at least the extent of one C ((n - 1) ldc + m) when batch > 1, so that no
+ *     two products write the same element.
+ *   tcgemm_dgemm_batched: A, B and C are device arrays of batch device pointers (as cuBLAS's batched calls);
+ *     the pointers themselves are read on the device.
+ * Products with m, n <= 128 run in one launch (family batched_small: several products per block, whole small
+ * matrices staged in shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article);
+ * larger ones go one by one through tcgemm_dgemm. Argument numbers in messages are the prototype's (strided:
+ * A 7, lda 8, strideA 9, B 10, ldb 11, strideB 12, beta 13, C 14, ldc 15, strideC 16, batch 17; pointer
+ * arrays: A 7, lda 8, B 9, ldb 10, beta 11, C 12, ldc 13, batch 14). */
+tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                           const double* A, int64_t lda, int64_t strideA, const double* B,
+                                           int64_t ldb, int64_t strideB, double beta, double* C, int64_t ldc,
+                                           int64_t strideC, int64_t batch, cudaStream_t stream);
+tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                   const double* const* A, int64_t lda, const double* const* B, int64_t ldb,
+                                   double beta, double* const* C, int64_t ldc, int64_t batch, cudaStream_t stream);
+
 /* Page-locks (pins) a host array for the GPU, so that tcgemm_dgemm_host and libtcgemm_blas copy it by direct
  * DMA at the link's full speed (cudaHostRegister, portable to every device); tcgemm_host_unregister undoes it.
  * Pin arrays that are used in many calls: pinning itself costs about as much as one copy. */

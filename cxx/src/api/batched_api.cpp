@@ -1,0 +1,147 @@
+// Batches of small DGEMMs on device arrays: tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched
+// (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem on the first product's
+// arguments: the others differ only by the strides or pointers), plus the batch count, the strides and the
+// extent of the whole batch; then one launch of family batched_small (or, past its sizes, one tcgemm_dgemm
+// per product).
+#include <cinttypes>
+#include <string>
+#include <vector>
+
+#include "core/arguments.hpp"
+#include "core/checked_math.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "families/batched_small/launch.hpp"
+
+using namespace tcgemm::detail;
+using tcgemm::detail::batched_small::BatchedArgs;
+
+namespace {
+
+// Prototype positions (tcgemm.h).
+constexpr ArgPositions kStridedPositions{1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr ArgPositions kArrayPositions{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr int kStrideAPos = 9, kStrideBPos = 12, kStrideCPos = 16, kStridedBatchPos = 17, kArrayBatchPos = 14;
+
+tcgemm_status fail_arg(int pos, const char* name, int64_t value, const char* rule) {
+  return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, pos, "argument %d (%s) = %" PRId64 ": %s", pos, name, value,
+                       rule);
+}
+
+// The last product's matrix starts stride * (batch - 1) elements after the first: that offset plus one
+// matrix must stay within TCGEMM_MAX_MATRIX_BYTES, as one matrix must.
+tcgemm_status check_batch_extent(int pos, const char* name, int64_t stride, int64_t batch, int64_t ld, int64_t cols) {
+  int64_t offset = 0, one = 0, total = 0, bytes = 0;
+  if (!checked_mul(stride, batch - 1, &offset) || !checked_mul(ld, cols, &one) || !checked_add(offset, one, &total) ||
+      !checked_mul(total, int64_t(8), &bytes) || bytes > TCGEMM_MAX_MATRIX_BYTES)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, pos,
+                         "argument %d (%s) = %" PRId64 ": the batch of %" PRId64 " matrices spans more than 2^52 "
+                         "bytes (TCGEMM_MAX_MATRIX_BYTES)",
+                         pos, name, stride, batch);
+  return TCGEMM_SUCCESS;
+}
+
+// The common part: p validated, batch >= 0; runs or quick-returns.
+tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, cudaStream_t stream) {
+  if (batch == 0 || p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
+  if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
+  DeviceContext ctx;
+  TCGEMM_TRY(device_gate(-1, &ctx));
+  TCGEMM_TRY(take_pending_cuda_error());
+  a.m = p.m;
+  a.n = p.n;
+  a.k = p.k;
+  a.batch = batch;
+  a.alpha = p.alpha;
+  a.beta = p.beta;
+  a.trans_a = p.transa == 'T';
+  a.trans_b = p.transb == 'T';
+  a.lda = p.lda;
+  a.ldb = p.ldb;
+  a.ldc = p.ldc;
+  if (p.alpha == 0.0 || p.k == 0) return launch_batched_scale(a, arrays, ctx, stream);
+  if (batched_class_index(p.m, p.n) >= 0) return launch_batched_small(a, arrays, ctx, stream);
+  // Products past the batched kernel's sizes: each fills the GPU alone, through tcgemm_dgemm's plan.
+  std::vector<const double*> pa, pb;
+  std::vector<double*> pc;
+  if (arrays) {
+    pa.resize(batch);
+    pb.resize(batch);
+    pc.resize(batch);
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(pa.data(), a.A_array, batch * sizeof(double*), cudaMemcpyDeviceToHost, stream));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(pb.data(), a.B_array, batch * sizeof(double*), cudaMemcpyDeviceToHost, stream));
+    TCGEMM_CUDA_TRY(cudaMemcpyAsync(pc.data(), a.C_array, batch * sizeof(double*), cudaMemcpyDeviceToHost, stream));
+    TCGEMM_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  for (int64_t g = 0; g < batch; ++g) {
+    const double* A = arrays ? pa[g] : a.A + g * a.stride_a;
+    const double* B = arrays ? pb[g] : a.B + g * a.stride_b;
+    double* C = arrays ? pc[g] : a.C + g * a.stride_c;
+    const tcgemm_status st = tcgemm_dgemm(p.transa, p.transb, p.m, p.n, p.k, p.alpha, A, p.lda, B, p.ldb, p.beta,
+                                          C, p.ldc, stream);
+    if (st != TCGEMM_SUCCESS) {
+      const std::string reason = tcgemm_last_error();
+      return set_error(st, "product %" PRId64 " of the batch: %s", g, reason.c_str());
+    }
+  }
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                           const double* A, int64_t lda, int64_t strideA, const double* B,
+                                           int64_t ldb, int64_t strideB, double beta, double* C, int64_t ldc,
+                                           int64_t strideC, int64_t batch, cudaStream_t stream) {
+  clear_error();
+  GemmProblem p;
+  TCGEMM_TRY(validate_problem(blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),
+                              ArgNaming::Blas, kStridedPositions, &p));
+  if (batch < 0) return fail_arg(kStridedBatchPos, "batch", batch, "must be >= 0");
+  if (strideA < 0) return fail_arg(kStrideAPos, "strideA", strideA, "must be >= 0 (0: one A for every product)");
+  if (strideB < 0) return fail_arg(kStrideBPos, "strideB", strideB, "must be >= 0 (0: one B for every product)");
+  if (strideC < 0) return fail_arg(kStrideCPos, "strideC", strideC, "must be >= 0");
+  if (batch > 1 && p.m > 0 && p.n > 0) {
+    const int64_t c_extent = (p.n - 1) * p.ldc + p.m;  // validated: fits
+    if (strideC < c_extent)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kStrideCPos,
+                           "argument %d (strideC) = %" PRId64 ": must be >= (n - 1) ldc + m = %" PRId64
+                           ", or the C matrices of the batch overlap",
+                           kStrideCPos, strideC, c_extent);
+    TCGEMM_TRY(check_batch_extent(kStrideCPos, "strideC", strideC, batch, p.ldc, p.n));
+    if (p.alpha != 0.0 && p.k > 0) {
+      TCGEMM_TRY(check_batch_extent(kStrideAPos, "strideA", strideA, batch, p.lda, p.transa == 'N' ? p.k : p.m));
+      TCGEMM_TRY(check_batch_extent(kStrideBPos, "strideB", strideB, batch, p.ldb, p.transb == 'N' ? p.n : p.k));
+    }
+  }
+  BatchedArgs a{};
+  a.A = p.A;
+  a.B = p.B;
+  a.C = p.C;
+  a.stride_a = strideA;
+  a.stride_b = strideB;
+  a.stride_c = strideC;
+  return run_batch(p, a, false, batch, stream);
+}
+
+tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                   const double* const* A, int64_t lda, const double* const* B, int64_t ldb,
+                                   double beta, double* const* C, int64_t ldc, int64_t batch, cudaStream_t stream) {
+  clear_error();
+  // The pointer arrays take the matrices' places in the checks: NULL where a matrix is read is an error.
+  GemmProblem p;
+  TCGEMM_TRY(validate_problem(
+      blas_problem(transa, transb, m, n, k, alpha, reinterpret_cast<const double*>(A), lda,
+                   reinterpret_cast<const double*>(B), ldb, beta, reinterpret_cast<double*>(const_cast<double**>(C)), ldc),
+      ArgNaming::Blas, kArrayPositions, &p));
+  if (batch < 0) return fail_arg(kArrayBatchPos, "batch", batch, "must be >= 0");
+  BatchedArgs a{};
+  a.A_array = A;
+  a.B_array = B;
+  a.C_array = C;
+  return run_batch(p, a, true, batch, stream);
+}
+
+}  // extern "C"

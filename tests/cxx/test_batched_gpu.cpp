@@ -1,0 +1,217 @@
+// tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched on the GPU: every product against a host FP64
+// reference (per-element bound 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where
+// beta = 0, every element between and around the C matrices (ld padding, stride gaps) checked unchanged bit
+// for bit; every size class of family batched_small and the one-by-one route past it, every form, odd
+// leading dimensions and strides, stride 0, misaligned pointers, pointer arrays in any order, alpha = 0 over
+// NaN operands, k = 0, batch = 0 and 1, and a batch of more than 2^31 C elements.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gpu_test_util.hpp"
+
+using namespace tcgemm::test;
+
+namespace {
+
+struct BatchCase {
+  char ta, tb;
+  int64_t m, n, k, batch;
+  double alpha, beta;
+  int64_t ld_pad = 0;     // lda, ldb, ldc = rows + ld_pad
+  int64_t gap = 0;        // stride = one matrix's extent + gap
+  bool share_a = false;   // strideA = 0
+  int64_t offset = 0;     // A, B and C start this many doubles into their buffers (1: 8-byte aligned only)
+  bool arrays = false;    // tcgemm_dgemm_batched with the products in reverse order in the arrays
+};
+
+std::string describe(const BatchCase& c) {
+  char b[256];
+  std::snprintf(b, sizeof b, "%c%c m=%lld n=%lld k=%lld batch=%lld alpha=%g beta=%g ld+%lld gap %lld%s off %lld%s",
+                c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.batch, c.alpha, c.beta,
+                (long long)c.ld_pad, (long long)c.gap, c.share_a ? " strideA=0" : "", (long long)c.offset,
+                c.arrays ? " arrays" : "");
+  return b;
+}
+
+::testing::AssertionResult run_batch(const BatchCase& c, uint64_t seed) {
+  const int64_t ar = c.ta == 'N' ? c.m : c.k, ac = c.ta == 'N' ? c.k : c.m;
+  const int64_t br = c.tb == 'N' ? c.k : c.n, bc = c.tb == 'N' ? c.n : c.k;
+  const int64_t lda = std::max<int64_t>(1, ar) + c.ld_pad, ldb = std::max<int64_t>(1, br) + c.ld_pad,
+                ldc = std::max<int64_t>(1, c.m) + c.ld_pad;
+  const int64_t sa = c.share_a ? 0 : lda * std::max<int64_t>(1, ac) + c.gap, sb = ldb * std::max<int64_t>(1, bc) + c.gap,
+                sc = ldc * std::max<int64_t>(1, c.n) + c.gap;
+  const int64_t na = c.offset + sa * std::max<int64_t>(0, c.batch - 1) + lda * std::max<int64_t>(1, ac) + 3;
+  const int64_t nb = c.offset + sb * std::max<int64_t>(0, c.batch - 1) + ldb * std::max<int64_t>(1, bc) + 3;
+  const int64_t nc = c.offset + sc * std::max<int64_t>(0, c.batch - 1) + ldc * std::max<int64_t>(1, c.n) + 3;
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  // A and B: random everywhere (also outside the matrices: not read, so not checked); with alpha = 0 all NaN.
+  std::vector<double> ha(na), hb(nb), hc(nc);
+  for (auto& x : ha) x = c.alpha == 0.0 ? std::numeric_limits<double>::quiet_NaN() : u(gen);
+  for (auto& x : hb) x = c.alpha == 0.0 ? std::numeric_limits<double>::quiet_NaN() : u(gen);
+  // C: random inside the matrices (NaN when beta = 0), guards everywhere else.
+  for (auto& x : hc) x = guard_nan();
+  for (int64_t g = 0; g < c.batch; ++g)
+    for (int64_t j = 0; j < c.n; ++j)
+      for (int64_t i = 0; i < c.m; ++i) hc[c.offset + g * sc + i + j * ldc] = c.beta == 0.0 ? poison_nan() : u(gen);
+  DeviceBuffer<double> da(na), db(nb), dc(nc);
+  if (!da.ok() || !db.ok() || !dc.ok()) return ::testing::AssertionFailure() << "cudaMalloc failed";
+  if (da.upload(ha) != cudaSuccess || db.upload(hb) != cudaSuccess || dc.upload(hc) != cudaSuccess)
+    return ::testing::AssertionFailure() << "upload failed";
+  const double* A = da.get() + c.offset;
+  const double* B = db.get() + c.offset;
+  double* C = dc.get() + c.offset;
+  tcgemm_status st;
+  if (!c.arrays) {
+    st = tcgemm_dgemm_strided_batched(c.ta, c.tb, c.m, c.n, c.k, c.alpha, A, lda, sa, B, ldb, sb, c.beta, C, ldc, sc,
+                                      c.batch, nullptr);
+  } else {
+    // Product g's matrices are the strided ones of product batch - 1 - g: the arrays need not be in order.
+    std::vector<const double*> pa(c.batch), pb(c.batch);
+    std::vector<double*> pc(c.batch);
+    for (int64_t g = 0; g < c.batch; ++g) {
+      const int64_t r = c.batch - 1 - g;
+      pa[g] = A + r * sa;
+      pb[g] = B + r * sb;
+      pc[g] = C + r * sc;
+    }
+    DeviceBuffer<const double*> dpa(c.batch), dpb(c.batch);
+    DeviceBuffer<double*> dpc(c.batch);
+    if (c.batch > 0) {
+      cudaMemcpy(dpa.get(), pa.data(), c.batch * sizeof(double*), cudaMemcpyHostToDevice);
+      cudaMemcpy(dpb.get(), pb.data(), c.batch * sizeof(double*), cudaMemcpyHostToDevice);
+      cudaMemcpy(dpc.get(), pc.data(), c.batch * sizeof(double*), cudaMemcpyHostToDevice);
+    }
+    st = tcgemm_dgemm_batched(c.ta, c.tb, c.m, c.n, c.k, c.alpha, dpa.get(), lda, dpb.get(), ldb, c.beta, dpc.get(),
+                              ldc, c.batch, nullptr);
+    if (cudaDeviceSynchronize() != cudaSuccess) return ::testing::AssertionFailure() << describe(c) << ": sync";
+  }
+  if (st != TCGEMM_SUCCESS)
+    return ::testing::AssertionFailure() << describe(c) << ": " << tcgemm_status_string(st) << ": "
+                                         << tcgemm_last_error();
+  std::vector<double> out;
+  if (cudaDeviceSynchronize() != cudaSuccess || dc.download(&out) != cudaSuccess)
+    return ::testing::AssertionFailure() << describe(c) << ": CUDA error after the call";
+  const double eps = std::numeric_limits<double>::epsilon();
+  std::vector<char> inside(nc, 0);
+  int64_t bad = 0;
+  double worst = 0.0;
+  for (int64_t g = 0; g < c.batch; ++g) {
+    const double* a = ha.data() + c.offset + g * sa;
+    const double* b = hb.data() + c.offset + g * sb;
+    for (int64_t j = 0; j < c.n; ++j)
+      for (int64_t i = 0; i < c.m; ++i) {
+        const int64_t at = c.offset + g * sc + i + j * ldc;
+        inside[at] = 1;
+        double sum = 0.0, mag = 0.0;
+        if (c.alpha != 0.0)
+          for (int64_t l = 0; l < c.k; ++l) {
+            const double x = c.ta == 'N' ? a[i + l * lda] : a[l + i * lda];
+            const double y = c.tb == 'N' ? b[l + j * ldb] : b[j + l * ldb];
+            sum += x * y;
+            mag += std::fabs(x * y);
+          }
+        const double c0 = hc[at];
+        const double ref = (c.alpha == 0.0 ? 0.0 : c.alpha * sum) + (c.beta == 0.0 ? 0.0 : c.beta * c0);
+        const double tol = 2.0 * (c.k + 2) * eps * (std::fabs(c.alpha) * mag + (c.beta == 0.0 ? 0.0 : std::fabs(c.beta * c0)));
+        const double diff = std::fabs(out[at] - ref);
+        if (!(diff <= tol)) ++bad;
+        worst = std::max(worst, diff);
+      }
+  }
+  int64_t touched = 0;
+  for (int64_t e = 0; e < nc; ++e)
+    if (!inside[e] && !same_bits(out[e], hc[e])) ++touched;
+  if (bad || touched)
+    return ::testing::AssertionFailure() << describe(c) << ": " << bad << " elements beyond the bound (worst "
+                                         << worst << "), " << touched << " elements outside the C matrices written";
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace
+
+TEST(Batched, EverySizeClassSquare) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1;
+  for (int64_t s : {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128})
+    EXPECT_TRUE(run_batch({'N', 'N', s, s, s, 37, 1.5, 0.0}, seed++));
+}
+
+TEST(Batched, EveryFormAlphaBetaLdAndStride) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 100;
+  const char* forms[] = {"NN", "NT", "TN", "TT"};
+  for (const char* f : forms)
+    for (int64_t s : {4, 8, 13, 32, 64, 96}) {
+      EXPECT_TRUE(run_batch({f[0], f[1], s, s, s, 19, -0.5, 2.0, 3, 5}, seed++));
+      EXPECT_TRUE(run_batch({f[0], f[1], s, s + 3, s / 2 + 1, 5, 1.0, 0.0, 0, 0, false, 1}, seed++));
+    }
+}
+
+TEST(Batched, RectangularAndDeepK) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 200;
+  const int64_t shapes[][3] = {{5, 12, 3}, {33, 8, 70}, {100, 20, 7}, {128, 1, 128}, {1, 128, 3}, {8, 8, 1000},
+                               {2, 3, 4}, {16, 64, 1}, {64, 16, 33}, {120, 128, 129}};
+  for (const auto& s : shapes) {
+    EXPECT_TRUE(run_batch({'N', 'N', s[0], s[1], s[2], 9, 0.75, 0.25, 1, 2}, seed++));
+    EXPECT_TRUE(run_batch({'T', 'N', s[0], s[1], s[2], 4, 1.0, 0.0}, seed++));
+  }
+}
+
+TEST(Batched, SharedOperandPointerArraysAndEdges) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 300;
+  EXPECT_TRUE(run_batch({'N', 'N', 8, 8, 8, 50, 1.0, 1.0, 0, 0, true}, seed++));   // strideA = 0
+  EXPECT_TRUE(run_batch({'T', 'T', 16, 16, 16, 33, 2.0, -1.0, 2, 3, false, 0, true}, seed++));
+  EXPECT_TRUE(run_batch({'N', 'T', 40, 24, 9, 7, 1.0, 0.0, 0, 0, false, 1, true}, seed++));
+  EXPECT_TRUE(run_batch({'N', 'N', 130, 20, 30, 3, 1.0, 0.5}, seed++));  // past the batched sizes: one by one
+  EXPECT_TRUE(run_batch({'N', 'N', 200, 130, 64, 2, 1.0, 0.0, 0, 0, false, 0, true}, seed++));
+  EXPECT_TRUE(run_batch({'N', 'N', 12, 12, 12, 1, 1.0, 0.5}, seed++));   // batch 1
+  EXPECT_TRUE(run_batch({'N', 'N', 12, 12, 12, 0, 1.0, 0.5}, seed++));   // batch 0: C untouched
+  EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 5, 11, 0.0, 3.0}, seed++));     // alpha = 0: A, B (NaN) not read
+  EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 5, 11, 0.0, 0.0}, seed++));     // alpha = 0, beta = 0: zeros
+  EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 0, 11, 1.0, -2.0}, seed++));    // k = 0
+}
+
+// More than 2^31 elements of C in one batch (64-bit strides and batch offsets): 2^27 products of 4 x 4 with
+// one shared A and B, beta = 0 over NaN; sampled products checked against the one expected product.
+TEST(Batched, MoreThan2To31ElementsOfC) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 4, batch = (int64_t{1} << 27) + 5, elems = m * m * batch;
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo(&free_bytes, &total);
+  if (free_bytes < size_t(elems) * 8 + (size_t(1) << 30)) GTEST_SKIP() << "needs " << elems * 8 / (1 << 30) << " GiB";
+  DeviceBuffer<double> dc(elems), da(16), db(16);
+  ASSERT_TRUE(dc.ok());
+  std::vector<double> ha(16), hb(16);
+  for (int i = 0; i < 16; ++i) {
+    ha[i] = 0.25 * (i % 5) - 0.5;
+    hb[i] = 0.125 * (i % 7) - 0.375;
+  }
+  CUDA_OK(da.upload(ha));
+  CUDA_OK(db.upload(hb));
+  CUDA_OK(cudaMemset(dc.get(), 0xFF, size_t(elems) * 8));  // NaN everywhere
+  ASSERT_EQ(tcgemm_dgemm_strided_batched('N', 'N', m, m, m, 1.0, da.get(), m, 0, db.get(), m, 0, 0.0, dc.get(), m,
+                                         m * m, batch, nullptr),
+            TCGEMM_SUCCESS)
+      << tcgemm_last_error();
+  CUDA_OK(cudaDeviceSynchronize());
+  double expect[16];
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i) {
+      double s = 0;
+      for (int l = 0; l < 4; ++l) s += ha[i + 4 * l] * hb[l + 4 * j];
+      expect[i + 4 * j] = s;  // exact: products of multiples of 1/8 and 1/4
+    }
+  for (int64_t g : {int64_t{0}, int64_t{1} << 20, (int64_t{1} << 27) - 1, int64_t{1} << 27, batch - 1}) {
+    double got[16];
+    CUDA_OK(cudaMemcpy(got, dc.get() + g * 16, sizeof got, cudaMemcpyDeviceToHost));
+    for (int e = 0; e < 16; ++e) EXPECT_EQ(got[e], expect[e]) << "product " << g << " element " << e;
+  }
+}
