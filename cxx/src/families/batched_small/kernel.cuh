@@ -61,30 +61,30 @@ __device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0,
       if (kIsA) smem[gl * KC * (S + 2) + kk * (S + 2) + o] = v;
       else smem[gl * S * (KC + 2) + o * (KC + 2) + kk] = v;
     }
-    return;
-  }
-  double v[kIters];
+  } else {
+    double v[kIters];
 #pragma unroll
-  for (int it = 0; it < kIters; ++it) {
-    const int e = threadIdx.x + it * THREADS;
-    const int gl = e / kPer, r = e - gl * kPer;
-    const int slow = r / kFast, fast = r - slow * kFast;
-    const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;  // o: i of op(A) or j of op(B)
-    const int64_t g = g0 + gl;
-    v[it] = 0.0;
-    if (g < p.batch && o < outer && kk < k_left) {
-      const double* x = kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
-      v[it] = kKkFast ? x[(k0 + kk) + o * ld] : x[o + (k0 + kk) * ld];
+    for (int it = 0; it < kIters; ++it) {
+      const int e = threadIdx.x + it * THREADS;
+      const int gl = e / kPer, r = e - gl * kPer;
+      const int slow = r / kFast, fast = r - slow * kFast;
+      const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;  // o: i of op(A) or j of op(B)
+      const int64_t g = g0 + gl;
+      v[it] = 0.0;
+      if (g < p.batch && o < outer && kk < k_left) {
+        const double* x = kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
+        v[it] = kKkFast ? x[(k0 + kk) + o * ld] : x[o + (k0 + kk) * ld];
+      }
     }
-  }
 #pragma unroll
-  for (int it = 0; it < kIters; ++it) {
-    const int e = threadIdx.x + it * THREADS;
-    const int gl = e / kPer, r = e - gl * kPer;
-    const int slow = r / kFast, fast = r - slow * kFast;
-    const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;
-    if (kIsA) smem[gl * KC * (S + 2) + kk * (S + 2) + o] = v[it];
-    else smem[gl * S * (KC + 2) + o * (KC + 2) + kk] = v[it];
+    for (int it = 0; it < kIters; ++it) {
+      const int e = threadIdx.x + it * THREADS;
+      const int gl = e / kPer, r = e - gl * kPer;
+      const int slow = r / kFast, fast = r - slow * kFast;
+      const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;
+      if (kIsA) smem[gl * KC * (S + 2) + kk * (S + 2) + o] = v[it];
+      else smem[gl * S * (KC + 2) + o * (KC + 2) + kk] = v[it];
+    }
   }
 }
 template <int S, int KC, int GROUP, int THREADS, bool kArrays, bool kIsA>
@@ -95,7 +95,30 @@ __device__ __forceinline__ void stage(const BatchedArgs& p, int64_t g0, int64_t 
   else stage_in_order<S, KC, GROUP, THREADS, kArrays, kIsA, false>(p, g0, k0, smem);
 }
 
-template <int S, int KC, int GROUP, int WARPS, bool kArrays>
+// Which 8x8 tile of which product of the group is warp `warp`'s t-th. With at least as many products as
+// warps (the smallest class) a warp's tiles are whole products, dealt round-robin. Otherwise each product's
+// warps split its (S/8) x (S/8) tiles into RB x CB blocks, one a warp, so that a warp's k step loads RB
+// fragments of A and CB of B for RB CB products (register blocking: fewer shared-memory loads per MMA).
+template <int S, int GROUP, int WARPS, int RB, int CB>
+__device__ __forceinline__ void tile_of(int warp, int t, int* gl, int* ti, int* tj) {
+  constexpr int kT = S / 8;
+  if constexpr (GROUP >= WARPS) {
+    const int tile = warp + t * WARPS;
+    *gl = tile / (kT * kT);
+    const int r = tile - *gl * kT * kT;
+    *ti = r % kT;
+    *tj = r / kT;
+  } else {
+    constexpr int kWarpsPerProduct = WARPS / GROUP;
+    static_assert((kT / RB) * (kT / CB) == kWarpsPerProduct, "batched_small: the warps' blocks tile a product");
+    const int wi = warp % kWarpsPerProduct;
+    *gl = warp / kWarpsPerProduct;
+    *ti = (wi % (kT / RB)) * RB + t % RB;
+    *tj = (wi / (kT / RB)) * CB + t / RB;
+  }
+}
+
+template <int S, int KC, int GROUP, int WARPS, int RB, int CB, bool kArrays>
 __global__ void __launch_bounds__(WARPS * 32) batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
   constexpr int kTilesPerProduct = (S / 8) * (S / 8);
@@ -119,29 +142,50 @@ __global__ void __launch_bounds__(WARPS * 32) batched_small_kernel(BatchedArgs p
       stage<S, KC, GROUP, WARPS * 32, kArrays, false>(p, g0, k0, b_s);
       __syncthreads();
       const int steps = static_cast<int>((p.k - k0 < KC ? p.k - k0 : KC) + 3) / 4;
+      if constexpr (GROUP >= WARPS) {
 #pragma unroll
-      for (int t = 0; t < kTilesPerWarp; ++t) {
-        const int tile = warp + t * WARPS;
-        const int gl = tile / kTilesPerProduct, r = tile - gl * kTilesPerProduct;
-        const int ti = r % (S / 8), tj = r / (S / 8);
-        if (g0 + gl >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;  // warp-uniform
-        const double* a_tile = a_s + gl * KC * (S + 2) + ti * 8;
-        const double* b_tile = b_s + gl * S * (KC + 2) + tj * 8 * (KC + 2);
-        for (int s = 0; s < steps; ++s) {
-          wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
-          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
-          wmma::load_matrix_sync(fa, a_tile + s * 4 * (S + 2), S + 2);
-          wmma::load_matrix_sync(fb, b_tile + s * 4, KC + 2);
-          wmma::mma_sync(acc[t], fa, fb, acc[t]);
+        for (int t = 0; t < kTilesPerWarp; ++t) {
+          int gl, ti, tj;
+          tile_of<S, GROUP, WARPS, RB, CB>(warp, t, &gl, &ti, &tj);
+          if (g0 + gl >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;  // warp-uniform
+          const double* a_tile = a_s + gl * KC * (S + 2) + ti * 8;
+          const double* b_tile = b_s + gl * S * (KC + 2) + tj * 8 * (KC + 2);
+          for (int s = 0; s < steps; ++s) {
+            wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
+            wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
+            wmma::load_matrix_sync(fa, a_tile + s * 4 * (S + 2), S + 2);
+            wmma::load_matrix_sync(fb, b_tile + s * 4, KC + 2);
+            wmma::mma_sync(acc[t], fa, fb, acc[t]);
+          }
+        }
+      } else {
+        static_assert(RB * CB == kTilesPerWarp, "batched_small: a warp's tiles are one RB x CB block");
+        int gl, ti0, tj0;
+        tile_of<S, GROUP, WARPS, RB, CB>(warp, 0, &gl, &ti0, &tj0);
+        if (g0 + gl < p.batch && ti0 * 8 < p.m && tj0 * 8 < p.n) {  // warp-uniform
+          const double* a_blk = a_s + gl * KC * (S + 2) + ti0 * 8;
+          const double* b_blk = b_s + gl * S * (KC + 2) + tj0 * 8 * (KC + 2);
+          for (int s = 0; s < steps; ++s) {
+            wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa[RB];
+            wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb[CB];
+#pragma unroll
+            for (int r = 0; r < RB; ++r) wmma::load_matrix_sync(fa[r], a_blk + r * 8 + s * 4 * (S + 2), S + 2);
+#pragma unroll
+            for (int c = 0; c < CB; ++c) wmma::load_matrix_sync(fb[c], b_blk + c * 8 * (KC + 2) + s * 4, KC + 2);
+            // Tiles of the block past m or n multiply zeros (staged as such) and are not written.
+#pragma unroll
+            for (int c = 0; c < CB; ++c)
+#pragma unroll
+              for (int r = 0; r < RB; ++r) wmma::mma_sync(acc[r + c * RB], fa[r], fb[c], acc[r + c * RB]);
+          }
         }
       }
     }
     // Each tile through the warp's scratch: C = alpha acc + beta C inside the product's m x n.
 #pragma unroll
     for (int t = 0; t < kTilesPerWarp; ++t) {
-      const int tile = warp + t * WARPS;
-      const int gl = tile / kTilesPerProduct, r = tile - gl * kTilesPerProduct;
-      const int ti = r % (S / 8), tj = r / (S / 8);
+      int gl, ti, tj;
+      tile_of<S, GROUP, WARPS, RB, CB>(warp, t, &gl, &ti, &tj);
       const int64_t g = g0 + gl;
       if (g >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;
       wmma::store_matrix_sync(scratch, acc[t], 8, wmma::mem_col_major);

@@ -23,16 +23,17 @@ struct BatchedClass {
   int kc;      // k per chunk (a multiple of 4)
   int group;   // products per block
   int warps;   // warps per block
+  int rb, cb;  // a warp's block of 8x8 tiles (rows x columns) when a product has several warps
   int tiles_per_warp() const { return group * (size / 8) * (size / 8) / warps; }
 };
 
 constexpr int kBatchedMaxSize = 128;
 constexpr BatchedClass kBatchedClasses[] = {
-    {8, 8, 32, 8},    // 32 products of one 8x8 tile: 4 a warp; 8 staged elements a thread per operand
-    {16, 16, 8, 8},   // 8 products of 4 tiles: 4 a warp
-    {32, 32, 2, 8},   // 2 products of 16 tiles: 4 a warp
-    {64, 32, 1, 8},   // 64 tiles: 8 a warp
-    {128, 16, 1, 16}, // 256 tiles: 16 a warp
+    {8, 8, 32, 8, 1, 1},    // 32 products of one 8x8 tile: 4 products a warp
+    {16, 16, 8, 8, 1, 1},   // 8 products of 4 tiles: one product a warp
+    {32, 32, 2, 8, 2, 2},   // 2 products of 16 tiles: 4 warps a product, 2 x 2 tiles each
+    {64, 32, 1, 8, 4, 2},   // 64 tiles: 4 x 2 tiles a warp
+    {128, 16, 1, 16, 4, 4}, // 256 tiles: 4 x 4 tiles a warp
 };
 
 // The class of a product with these m and n (m, n >= 1), or -1 past kBatchedMaxSize.
