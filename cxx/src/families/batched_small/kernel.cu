@@ -14,7 +14,7 @@ tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaS
   constexpr BatchedClass c = kBatchedClasses[kClass];
   static_assert(batched_smem_bytes(c) <= 48 * 1024, "batched_small: within the default shared-memory limit");
   static_assert(c.group * (c.size / 8) * (c.size / 8) % c.warps == 0, "batched_small: whole tiles per warp");
-  auto* kernel = batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, kArrays>;
+  auto* kernel = batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, kArrays>;
   // Enough blocks for every SM to hold several (each loops over groups of products); at most one per group.
   const int64_t groups = (a.batch + c.group - 1) / c.group;
   const int64_t grid = groups < int64_t(ctx.sm_count) * 64 ? groups : int64_t(ctx.sm_count) * 64;

@@ -118,8 +118,8 @@ __device__ __forceinline__ void tile_of(int warp, int t, int* gl, int* ti, int* 
   }
 }
 
-template <int S, int KC, int GROUP, int WARPS, int RB, int CB, bool kArrays>
-__global__ void __launch_bounds__(WARPS * 32) batched_small_kernel(BatchedArgs p) {
+template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, bool kArrays>
+__global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
   constexpr int kTilesPerProduct = (S / 8) * (S / 8);
   constexpr int kTiles = GROUP * kTilesPerProduct;
