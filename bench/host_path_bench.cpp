@@ -13,6 +13,17 @@
 //                                 row panel of a column-major matrix (rows of panel x 8 bytes) costs
 //   tcgemm-host-bench --duplex    pinned copies both ways at once (as the pipeline runs them) against each
 //                                 way alone: what the bound's "each way at its own rate" assumes
+//   tcgemm-host-bench --devices 0 --devices 0,1 [--xt-gpus 1,2] [--quick] [--sizes ...] [--shapes ...]
+//                     [--reps 10] [--slow-reps 3] [--slow-seconds 4] [--beta 0.5] [--xt-pageable-max-n 8192]
+//                                 more than one GPU: tcgemm_dgemm_host on each device list (one --devices per
+//                                 list, tcgemm_set_host_devices) and cublasXtDgemm on the first 1, 2, ... GPUs
+//                                 (cublasXtDeviceSelect), pageable then pinned; default sizes 8192, 16384,
+//                                 32768 and 32768x8192x16384 (--quick: 8192, 16384 and 16384x4096x8192).
+//                                 Each configuration's first call is checked against the first list's result
+//                                 (normwise difference), then one warm-up, then the median of --reps calls
+//                                 (--slow-reps, marked "*", for one whose checked call took over --slow-seconds);
+//                                 cublasXt on pageable arrays only up to n = --xt-pageable-max-n (it stages
+//                                 through its own small pinned buffers: about 10 s a call at 16384 on one H100).
 #include <cublasXt.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -26,6 +37,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
@@ -219,12 +231,172 @@ double rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
   return std::sqrt(num / std::max(den, 1e-300));
 }
 
+// Fills v with values in [-1, 1) from a hash of each index (fast, on several threads, reproducible).
+void fill_hashed(std::vector<double>& v, uint64_t salt) {
+  const size_t n = v.size();
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+        uint64_t x = (uint64_t(i) + 1) * 0x9e3779b97f4a7c15ull ^ salt;
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 27;
+        x *= 0x94d049bb133111ebull;
+        x ^= x >> 31;
+        v[i] = double(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+      }
+    });
+  for (auto& th : pool) th.join();
+}
+
+std::string list_text(const std::vector<int32_t>& l) {
+  std::string t;
+  for (size_t i = 0; i < l.size(); ++i) t += (i ? "," : "") + std::to_string(l[i]);
+  return t;
+}
+
+// --devices mode (see the top of the file).
+int run_multi(std::vector<Shape> shapes, const std::vector<std::vector<int32_t>>& lists, std::vector<int64_t> xt_gpus,
+              bool quick, int reps, int slow_reps, double slow_seconds, double beta, int64_t xt_pageable_max_n) {
+  int visible = 0;
+  cuda_check(cudaGetDeviceCount(&visible), "cudaGetDeviceCount");
+  if (shapes.empty()) {
+    if (quick) shapes = {{8192, 8192, 8192}, {16384, 16384, 16384}, {16384, 4096, 8192}};
+    else shapes = {{8192, 8192, 8192}, {16384, 16384, 16384}, {32768, 32768, 32768}, {32768, 8192, 16384}};
+  }
+  // One cublasXt handle per GPU count, on devices 0 .. count-1.
+  struct Xt {
+    int gpus;
+    cublasXtHandle_t h;
+  };
+  std::vector<Xt> xts;
+  for (int64_t g : xt_gpus) {
+    if (g < 1 || g > visible) {
+      std::printf("# cublasXt on %ld GPUs: skipped (%d visible)\n", long(g), visible);
+      continue;
+    }
+    std::vector<int> ids(static_cast<size_t>(g));
+    for (int i = 0; i < int(g); ++i) ids[size_t(i)] = i;
+    cublasXtHandle_t h = nullptr;
+    if (cublasXtCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasXtDeviceSelect(h, int(g), ids.data()) != CUBLAS_STATUS_SUCCESS) {
+      std::printf("# cublasXt on %ld GPUs: not available\n", long(g));
+      continue;
+    }
+    xts.push_back({int(g), h});
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("# %d x %s visible; beta %.2f; TFLOP/s = 2mnk / median host-clock time of %d calls after a checked "
+              "call and a warm-up (\"*\": %d calls, the checked call took over %.1f s); x1 = time of the "
+              "configuration's 1-GPU counterpart / its time; diff = normwise difference from tcgemm on devices %s\n",
+              visible, prop.name, beta, reps, slow_reps, slow_seconds, list_text(lists.front()).c_str());
+  std::printf("%-20s %-8s %-22s %9s %5s %7s %9s\n", "shape", "memory", "library", "TFLOP/s", "reps", "x1", "diff");
+
+  for (const Shape& s : shapes) {
+    const int64_t m = s.m, n = s.n, k = s.k;
+    std::vector<double> A(size_t(m * k)), B(size_t(k * n)), C0(size_t(m * n));
+    fill_hashed(A, 1);
+    fill_hashed(B, 2);
+    fill_hashed(C0, 3);
+    std::vector<double> C(C0), ref;
+    const double flops = 2.0 * double(m) * double(n) * double(k);
+    char shape[64];
+    std::snprintf(shape, sizeof shape, "%ldx%ldx%ld", long(m), long(n), long(k));
+
+    struct Config {
+      std::string label;
+      std::function<void()> call;
+      int gpus;  // for the x1 ratio: the 1-GPU configuration of the same library
+      bool tcgemm;
+    };
+    std::vector<Config> configs;
+    for (const auto& l : lists)
+      configs.push_back({"tcgemm devices " + list_text(l),
+                         [&, l] {
+                           if (tcgemm_set_host_devices(l.data(), int32_t(l.size())) != TCGEMM_SUCCESS ||
+                               tcgemm_dgemm_host('N', 'N', m, n, k, 1.0, A.data(), m, B.data(), k, beta, C.data(),
+                                                 m) != TCGEMM_SUCCESS) {
+                             std::fprintf(stderr, "tcgemm_dgemm_host: %s\n", tcgemm_last_error());
+                             std::exit(1);
+                           }
+                         },
+                         int(l.size()), true});
+    for (const Xt& x : xts)
+      configs.push_back({"cublasXt " + std::to_string(x.gpus) + " GPU" + (x.gpus > 1 ? "s" : ""),
+                         [&, x] {
+                           const double one = 1.0;
+                           if (cublasXtDgemm(x.h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k,
+                                             &beta, C.data(), m) != CUBLAS_STATUS_SUCCESS) {
+                             std::fprintf(stderr, "cublasXtDgemm failed\n");
+                             std::exit(1);
+                           }
+                         },
+                         x.gpus, false});
+
+    for (const bool pinned : {false, true}) {
+      if (pinned)
+        for (auto* v : {&A, &B, &C})
+          if (tcgemm_host_register(v->data(), int64_t(v->size() * 8)) != TCGEMM_SUCCESS) {
+            std::fprintf(stderr, "tcgemm_host_register: %s\n", tcgemm_last_error());
+            return 1;
+          }
+      std::vector<double> seconds(configs.size(), NAN);
+      for (size_t ci = 0; ci < configs.size(); ++ci) {
+        const Config& c = configs[ci];
+        if (!c.tcgemm && !pinned && std::max({m, n, k}) > xt_pageable_max_n) {
+          std::printf("%-20s %-8s %-22s %9s   (skipped: n > --xt-pageable-max-n %ld)\n", shape, "pageable",
+                      c.label.c_str(), "-", long(xt_pageable_max_n));
+          continue;
+        }
+        C = C0;
+        const double first = seconds_of(c.call);
+        double diff = 0.0;
+        if (ci == 0) ref = C;
+        else diff = rel_diff(C, ref);
+        const int r = first > slow_seconds ? slow_reps : reps;
+        c.call();  // warm-up
+        std::vector<double> t;
+        for (int i = 0; i < r; ++i) t.push_back(seconds_of(c.call));
+        seconds[ci] = median_of(t);
+        // x1: against the same library's first 1-GPU configuration.
+        double x1 = NAN;
+        for (size_t j = 0; j < ci; ++j)
+          if (configs[j].tcgemm == c.tcgemm && configs[j].gpus == 1 && !std::isnan(seconds[j])) {
+            x1 = seconds[j] / seconds[ci];
+            break;
+          }
+        std::printf("%-20s %-8s %-22s %8.2f%s %5d %7.2f %9.1e\n", shape, pinned ? "pinned" : "pageable",
+                    c.label.c_str(), flops / seconds[ci] / 1e12, r < reps ? "*" : " ", r, x1, diff);
+        std::fflush(stdout);
+      }
+      // tcgemm against cublasXt on the same number of GPUs.
+      for (size_t i = 0; i < configs.size(); ++i)
+        for (size_t j = 0; j < configs.size(); ++j)
+          if (configs[i].tcgemm && !configs[j].tcgemm && configs[i].gpus == configs[j].gpus &&
+              !std::isnan(seconds[i]) && !std::isnan(seconds[j]))
+            std::printf("%-20s %-8s ratio %s / %s = %.2f\n", shape, pinned ? "pinned" : "pageable",
+                        configs[i].label.c_str(), configs[j].label.c_str(), seconds[j] / seconds[i]);
+      std::fflush(stdout);
+      if (pinned)
+        for (auto* v : {&A, &B, &C}) tcgemm_host_unregister(v->data());
+    }
+  }
+  (void)tcgemm_set_host_devices(nullptr, 0);
+  for (const Xt& x : xts) cublasXtDestroy(x.h);
+  return 0;
+}
+
 int run(int argc, char** argv) {
   std::vector<Shape> shapes;
   int reps = 10, slow_reps = 3;
   double slow_seconds = 4.0;
   double beta = 0.5;
-  bool use_nvblas = true, use_xt = true;
+  bool use_nvblas = true, use_xt = true, quick = false;
+  std::vector<std::vector<int32_t>> device_lists;
+  std::vector<int64_t> xt_gpus = {1, 2};
+  int64_t xt_pageable_max_n = 8192;
   std::string nvblas_lib = "libnvblas.so.13", cpu_blas = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -265,6 +437,16 @@ int run(int argc, char** argv) {
     } else if (a == "--strided") {
       strided_link_rates();
       return 0;
+    } else if (a == "--devices") {
+      std::vector<int32_t> l;
+      for (int64_t d : parse_list(next())) l.push_back(int32_t(d));
+      device_lists.push_back(l);
+    } else if (a == "--xt-gpus") {
+      xt_gpus = parse_list(next());
+    } else if (a == "--xt-pageable-max-n") {
+      xt_pageable_max_n = std::stoll(next());
+    } else if (a == "--quick") {
+      quick = true;
     } else if (a == "--no-nvblas") {
       use_nvblas = false;
     } else if (a == "--no-xt") {
@@ -278,6 +460,9 @@ int run(int argc, char** argv) {
       return 2;
     }
   }
+  if (!device_lists.empty())
+    return run_multi(shapes, device_lists, use_xt ? xt_gpus : std::vector<int64_t>{}, quick, reps, slow_reps,
+                     slow_seconds, beta, xt_pageable_max_n);
   if (shapes.empty())
     for (int64_t n : {1024, 2048, 4096, 8192, 16384}) shapes.push_back({n, n, n});
 

@@ -98,6 +98,7 @@ module tcgemm
   public :: tcgemm_device_view
   public :: tcgemm_stream_create, tcgemm_stream_destroy, tcgemm_stream_synchronize
   public :: tcgemm_host_register, tcgemm_host_unregister
+  public :: tcgemm_set_host_devices, tcgemm_get_host_devices
   public :: tcgemm_dgemm, tcgemm_dgemm_config, tcgemm_sgemm
   public :: tcgemm_dmma_single, tcgemm_dmma_row, tcgemm_dmma_warp_per_block
   public :: tcgemm_dmma_block_tile, tcgemm_dmma_peak, tcgemm_dmma_shared_a

@@ -144,6 +144,7 @@ module tcgemm_c
   public :: c_tcgemm_dmma_shared_ab
   public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
+  public :: c_tcgemm_set_host_devices, c_tcgemm_get_host_devices
   public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm, c_tcgemm_sgemm_host
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
@@ -486,6 +487,23 @@ module tcgemm_c
       import :: c_int
       integer(c_int) :: status
     end function c_tcgemm_release_workspace
+
+    function c_tcgemm_set_host_devices(devices, count) result(status) &
+        bind(C, name="tcgemm_set_host_devices")
+      import :: c_int, c_int32_t
+      integer(c_int32_t), intent(in) :: devices(*)
+      integer(c_int32_t), value :: count
+      integer(c_int) :: status
+    end function c_tcgemm_set_host_devices
+
+    function c_tcgemm_get_host_devices(devices, capacity, count) result(status) &
+        bind(C, name="tcgemm_get_host_devices")
+      import :: c_int, c_int32_t
+      integer(c_int32_t), intent(out) :: devices(*)
+      integer(c_int32_t), value :: capacity
+      integer(c_int32_t), intent(out) :: count
+      integer(c_int) :: status
+    end function c_tcgemm_get_host_devices
 
     ! ---- device-memory helpers ----------------------------------------------------------------
     function c_tcgemm_malloc(device_ptr, bytes) result(status) bind(C, name="tcgemm_malloc")

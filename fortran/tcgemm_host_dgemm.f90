@@ -1,6 +1,7 @@
 !> Part of module tcgemm (fortran/tcgemm.f90 lists the parts): DGEMM on host arrays, the BLAS
-!> form, tcgemm_release_workspace for the device buffers it keeps, and tcgemm_host_register /
-!> tcgemm_host_unregister to pin host arrays.
+!> form, tcgemm_release_workspace for the device buffers it keeps, tcgemm_host_register /
+!> tcgemm_host_unregister to pin host arrays, and tcgemm_set_host_devices /
+!> tcgemm_get_host_devices for the GPUs it runs on.
 !>
 !> dgemm_host_* are the host-array forms of the generic tcgemm_dgemm (assembled in module
 !> tcgemm): one per kind of the sizes (default integer or int64) and of `stat`, whose kind
@@ -10,9 +11,11 @@
 !> is and whether the call fits in it. Programs `use tcgemm`, not this module.
 module tcgemm_host_dgemm
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
-  use, intrinsic :: iso_c_binding, only: c_char, c_ptr, c_loc, c_int64_t, c_associated, c_f_pointer
-  use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, c_tcgemm_dgemm_host, c_tcgemm_release_workspace, &
-                      c_tcgemm_host_register, c_tcgemm_host_unregister
+  use, intrinsic :: iso_c_binding, only: c_char, c_ptr, c_loc, c_int64_t, c_int32_t, c_associated, &
+                                         c_f_pointer
+  use tcgemm_c, only: TCGEMM_MAX_MATRIX_BYTES, TCGEMM_SUCCESS, c_tcgemm_dgemm_host, &
+                      c_tcgemm_release_workspace, c_tcgemm_host_register, c_tcgemm_host_unregister, &
+                      c_tcgemm_set_host_devices, c_tcgemm_get_host_devices
   use tcgemm_errors, only: finish, fail_argument
   use tcgemm_device_matrices, only: BYTES_PER_REAL64
   use tcgemm_host_operands, only: host_operand, host_operand_of, matrix_span, UNKNOWN_EXTENT, &
@@ -22,6 +25,7 @@ module tcgemm_host_dgemm
 
   public :: dgemm_host_i32, dgemm_host_i64, dgemm_host_i32_stat64, dgemm_host_i64_stat64
   public :: tcgemm_release_workspace, tcgemm_host_register, tcgemm_host_unregister
+  public :: tcgemm_set_host_devices, tcgemm_get_host_devices
 
   !> Most elements (ld * columns) of one matrix the library accepts: TCGEMM_MAX_MATRIX_BYTES / 8.
   integer(int64), parameter :: MAX_MATRIX_ELEMENTS = TCGEMM_MAX_MATRIX_BYTES / 8
@@ -46,6 +50,20 @@ module tcgemm_host_dgemm
   interface tcgemm_release_workspace
     module procedure release_workspace, release_workspace_stat64
   end interface tcgemm_release_workspace
+
+  !> The GPUs host-array tcgemm_dgemm calls of this thread use (tcgemm.h, tcgemm_set_host_devices):
+  !> `call tcgemm_set_host_devices(devices [, stat, errmsg])` with a default-integer array of
+  !> device ordinals (0-based, as CUDA numbers them; size 0: back to TCGEMM_DEVICES and the
+  !> defaults), stat default integer or int64.
+  interface tcgemm_set_host_devices
+    module procedure set_host_devices, set_host_devices_stat64
+  end interface tcgemm_set_host_devices
+
+  !> The effective list: `call tcgemm_get_host_devices(devices, count [, stat, errmsg])`; count is
+  !> its length, its first min(count, size(devices)) entries go to devices.
+  interface tcgemm_get_host_devices
+    module procedure get_host_devices, get_host_devices_stat64
+  end interface tcgemm_get_host_devices
 
 
 contains
@@ -282,5 +300,54 @@ contains
     call release_workspace(status, errmsg)
     stat = status
   end subroutine release_workspace_stat64
+
+  subroutine set_host_devices(devices, stat, errmsg)
+    integer(int32), intent(in) :: devices(:)
+    integer(int32), intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: list(max(1, size(devices)))
+
+    list = 0
+    list(1:size(devices)) = int(devices, c_int32_t)
+    call finish(c_tcgemm_set_host_devices(list, int(size(devices), c_int32_t)), &
+                'tcgemm_set_host_devices', stat, errmsg)
+  end subroutine set_host_devices
+
+  subroutine set_host_devices_stat64(devices, stat, errmsg)
+    integer(int32), intent(in) :: devices(:)
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call set_host_devices(devices, status, errmsg)
+    stat = status
+  end subroutine set_host_devices_stat64
+
+  subroutine get_host_devices(devices, count, stat, errmsg)
+    integer(int32), intent(out) :: devices(:)
+    integer(int32), intent(out) :: count
+    integer(int32), intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: list(max(1, size(devices))), n
+    integer :: status, kept
+
+    n = 0
+    status = c_tcgemm_get_host_devices(list, int(size(devices), c_int32_t), n)
+    count = n
+    if (status == TCGEMM_SUCCESS) then
+      kept = min(int(n), size(devices))
+      devices(1:kept) = list(1:kept)
+    end if
+    call finish(status, 'tcgemm_get_host_devices', stat, errmsg)
+  end subroutine get_host_devices
+
+  subroutine get_host_devices_stat64(devices, count, stat, errmsg)
+    integer(int32), intent(out) :: devices(:)
+    integer(int32), intent(out) :: count
+    integer(int64), intent(out) :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer :: status
+    call get_host_devices(devices, count, status, errmsg)
+    stat = status
+  end subroutine get_host_devices_stat64
 
 end module tcgemm_host_dgemm

@@ -9,6 +9,10 @@
 // TCGEMM_BLAS_VERBOSE=1 prints one line per call (shape, route, model times, measured time).
 // A call the GPU could not win even over a pinned link, in a process without a CUDA context, goes to the host
 // BLAS without touching the GPU (no context is created, no GPU memory taken).
+// Devices: host arrays routed to the GPU run on tcgemm_dgemm_host's host device list (tcgemm.h,
+// tcgemm_set_host_devices: the thread's list, TCGEMM_DEVICES, TCGEMM_DEVICE, one device per MPI rank on a
+// node shared by several ranks, else every GPU); the model still assumes one GPU's speed. Device arrays run
+// on the calling thread's current device (the pointers' own).
 #pragma once
 
 #include <cstdint>

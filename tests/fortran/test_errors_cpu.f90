@@ -24,6 +24,7 @@ program test_errors_cpu
   call test_strings()
   call test_errmsg_handling()
   call test_error_argument()
+  call test_host_devices()
   call finish_tests()
 
 contains
@@ -399,6 +400,33 @@ contains
     call tcgemm_release_workspace()
     call expect(tcgemm_last_error() == '', 'last_error is empty after a successful call')
   end subroutine test_strings
+
+  !> tcgemm_set_host_devices / tcgemm_get_host_devices: an empty list always succeeds (back to
+  !> TCGEMM_DEVICES and the defaults); a negative ordinal is argument 1's error before any CUDA
+  !> call; without a GPU a real ordinal cannot be checked (TCGEMM_ERROR_NO_DEVICE).
+  subroutine test_host_devices()
+    integer :: stat, count, devices(4)
+    integer(int64) :: stat64
+    character(len=MSG_LEN) :: errmsg
+    integer :: no_devices(0)
+
+    print '(a)', 'host device list'
+    call tcgemm_set_host_devices(no_devices, stat=stat)
+    call expect(stat == TCGEMM_SUCCESS, 'set_host_devices([]): stat 0')
+    call tcgemm_set_host_devices([0, -2], stat=stat, errmsg=errmsg)
+    call expect_status('negative ordinal', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                       [character(len=32) :: 'tcgemm_set_host_devices', 'devices[1] = -2'])
+    call expect(tcgemm_last_error_argument() == 1, 'negative ordinal blames argument 1')
+    call tcgemm_set_host_devices([0, -2], stat64)
+    call expect(stat64 == TCGEMM_ERROR_INVALID_ARGUMENT, 'int64 stat')
+    call tcgemm_get_host_devices(devices, count, stat=stat, errmsg=errmsg)
+    if (stat == TCGEMM_SUCCESS) then
+      call expect(count >= 1, 'get_host_devices: at least one device')
+    else
+      call expect(stat == TCGEMM_ERROR_NO_DEVICE .and. count == 0, &
+                  'get_host_devices without a GPU: TCGEMM_ERROR_NO_DEVICE, count 0')
+    end if
+  end subroutine test_host_devices
 
   subroutine test_errmsg_handling()
     real(real64) :: a(4, 4), b(4, 4), c(4, 4)

@@ -14,7 +14,8 @@
  *                       products in the program's BLAS (for testing without a GPU); scalapack: always
  *                       ScaLAPACK.
  *   TCGEMM_PBLAS_PANEL  width in k of each panel (default 2048).
- *   TCGEMM_PBLAS_VERBOSE=1  the first process of the grid prints the route of every call to stderr.
+ *   TCGEMM_PBLAS_VERBOSE=1  the first process of the grid prints the route of every call to stderr; =2
+ *                       also every process its time split (packing, broadcasts, waits, GPU, C back).
  *   TCGEMM_DEVICE       the GPU of this rank; default: the rank's place among the grid's processes on its
  *                       node, modulo the node's GPUs.
  */

@@ -33,7 +33,8 @@ extern "C" {
 /* Status codes. Values are part of the ABI (the Fortran module mirrors them). */
 typedef enum tcgemm_status {
   TCGEMM_SUCCESS = 0,
-  TCGEMM_ERROR_INVALID_ARGUMENT = 1, /* a size, leading dimension, pointer, trans flag or niter is invalid */
+  TCGEMM_ERROR_INVALID_ARGUMENT = 1, /* a size, leading dimension, pointer, trans flag or niter is invalid; or
+                                        a device list (tcgemm_set_host_devices, TCGEMM_DEVICES, TCGEMM_DEVICE) */
   TCGEMM_ERROR_INVALID_CONFIG = 2,   /* family, tile, tile_k, padding or stages breaks a kernel rule */
   TCGEMM_ERROR_NO_DEVICE = 3,        /* no CUDA device is visible */
   TCGEMM_ERROR_ARCHITECTURE = 4,     /* the device's compute capability cannot run the requested kernel */
@@ -203,8 +204,15 @@ typedef struct tcgemm_plan {
 } tcgemm_plan;
 tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, tcgemm_plan* plan);
 
-/* DGEMM on host arrays (pageable or pinned), on the current GPU; returns when C is complete. Argument
- * numbering as tcgemm_dgemm.
+/* DGEMM on host arrays (pageable or pinned), on the host device list's GPUs (below: every visible GPU unless
+ * told otherwise); returns when C is complete. Argument numbering as tcgemm_dgemm.
+ *   Devices: C is cut into one contiguous block per device of the list along the longer of m and n (column
+ *     blocks when n >= m, else row blocks; the smaller operand goes to every device), in proportion to the
+ *     devices' SM counts at multiples of 256, and each block runs the pipeline below on its own host thread
+ *     and device. Products under 2 x 2048^3 operations (TCGEMM_HOST_SPLIT_MIN_FLOPS to choose another
+ *     threshold) run on one device: the calling thread's current device when the list holds it, else the
+ *     list's first. The calling thread's current device is unchanged by the call. See
+ *     tcgemm_set_host_devices for the list.
  *   Pipeline: the smaller of op(A) and op(B) is copied to the GPU once; the other, with C, goes through in
  *     panels on three streams, so the upload of one panel, the product of the next and the download of the
  *     C tile before overlap (both copy directions and the SMs busy at once). Each byte of A, B and C crosses
@@ -228,8 +236,11 @@ tcgemm_status tcgemm_dgemm_plan(char transa, char transb, int64_t m, int64_t n, 
  *     tcgemm_release_workspace() returns all of it and the
  *     idle engines' staging buffers (current device). After cudaDeviceReset new pools and engines are made;
  *     nothing from the destroyed context is used again.
- *   Failure: argument, device and pending-error checks fail before any copy (C untouched). A CUDA failure
- *     during the pipeline can come after C tiles were written: see tcgemm_last_error_output_written(). */
+ *   Failure: argument, device-list, device and pending-error checks fail before any copy (C untouched). A
+ *     CUDA failure during the pipeline can come after C tiles were written: see
+ *     tcgemm_last_error_output_written(). With several devices every block runs to its end; the call returns
+ *     the first failure (in time), its message prefixed by the device and the block, and C is partly written
+ *     when any block wrote. */
 tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                 const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                                 double* C, int64_t ldc);
@@ -257,6 +268,30 @@ tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t 
                                    const double* const* A, int64_t lda, const double* const* B, int64_t ldb,
                                    double beta, double* const* C, int64_t ldc, int64_t batch, cudaStream_t stream);
 
+/* The GPUs tcgemm_dgemm_host (and libtcgemm_blas's dgemm_ on host arrays) uses on the calling thread. The
+ * list is, in order of precedence:
+ *   1. the thread's own list, set here (count entries of devices; count = 0 removes it);
+ *   2. the environment variable TCGEMM_DEVICES: "all" or a comma list of device ordinals such as "0,1";
+ *   3. TCGEMM_DEVICE: one ordinal;
+ *   4. when the process is one of several MPI ranks on its node (OMPI_COMM_WORLD_LOCAL_RANK and
+ *      OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALRANKID and MPI_LOCALNRANKS, or SLURM_LOCALID with
+ *      SLURM_NTASKS_PER_NODE or a uniform SLURM_TASKS_PER_NODE, with more than one rank): the one device
+ *      local rank % number of devices;
+ *   5. every visible device (of compute capability 8.0 or newer).
+ * An ordinal may appear more than once: its blocks then run on that GPU at the same time, each on its own
+ * streams (a way to exercise the split on one GPU; it does not make one GPU faster). Device arrays
+ * (tcgemm_dgemm and libtcgemm_blas's dgemm_ on device pointers) always use the current device.
+ * Errors: count < 0 or > 64 (argument 2), devices NULL with count > 0 or an ordinal < 0 or >= the number of
+ * devices (argument 1): TCGEMM_ERROR_INVALID_ARGUMENT, list unchanged; no GPU: TCGEMM_ERROR_NO_DEVICE (count
+ * = 0 always succeeds). A malformed TCGEMM_DEVICES or TCGEMM_DEVICE (not an ordinal, out of range, empty)
+ * makes tcgemm_dgemm_host fail with TCGEMM_ERROR_INVALID_ARGUMENT, argument 0, a message naming the variable
+ * and the entry, before any work. */
+tcgemm_status tcgemm_set_host_devices(const int32_t* devices, int32_t count);
+/* The calling thread's effective host device list (the rules above, checked against the visible devices):
+ * its length in *count, and its first min(*count, capacity) entries in devices (NULL allowed with capacity 0,
+ * to ask the length). Errors: capacity < 0 (argument 2), devices NULL with capacity > 0 (argument 1), count
+ * NULL (argument 3); otherwise those of the list (*count = 0 then). */
+tcgemm_status tcgemm_get_host_devices(int32_t* devices, int32_t capacity, int32_t* count);
 /* Page-locks (pins) a host array for the GPU, so that tcgemm_dgemm_host and libtcgemm_blas copy it by direct
  * DMA at the link's full speed (cudaHostRegister, portable to every device); tcgemm_host_unregister undoes it.
  * Pin arrays that are used in many calls: pinning itself costs about as much as one copy. */

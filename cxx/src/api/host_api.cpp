@@ -1,17 +1,21 @@
 // Host-array DGEMM, for callers (Fortran above all) that do not manage device memory themselves.
 //
 // Memory and stream policy of tcgemm_dgemm_host (documented in tcgemm.h):
-//   - the work goes through the pipelined host path (host/pipelined_dgemm.hpp): one operand resident on the
-//     GPU, the other and C streamed in panels on three streams of an engine that tcgemm keeps per CUDA
+//   - the work is spread over the host device list (host/device_list.hpp: tcgemm_set_host_devices,
+//     TCGEMM_DEVICES, TCGEMM_DEVICE, the local rank, else every device) in contiguous blocks of C, one host
+//     thread per block (host/multi_device.hpp); each block goes through the pipelined host path
+//     (host/pipelined_dgemm.hpp): one operand resident on the GPU, the other and C streamed in panels on three streams of an engine that tcgemm keeps per CUDA
 //     context (host/host_engine.hpp), so uploads, products and downloads overlap; calls from several threads
 //     take separate engines (up to four per context, then they wait) and never use the legacy default stream;
 //   - device buffers come from tcgemm's memory pool (core/memory_pool), one per CUDA context, shared by all
 //     threads, trimmed to its retain limit after each call; pinned staging buffers belong to the engines;
 //   - pools and engines are keyed by context id: after cudaDeviceReset new ones are made and nothing of the
 //     destroyed context is touched again.
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "api/gemm_call.hpp"
 #include "core/arguments.hpp"
@@ -19,8 +23,9 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
+#include "host/device_list.hpp"
 #include "host/host_engine.hpp"
-#include "host/pipelined_dgemm.hpp"
+#include "host/multi_device.hpp"
 
 using namespace tcgemm::detail;
 
@@ -36,8 +41,15 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   if (p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
   if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
 
-  DeviceContext ctx;
-  TCGEMM_TRY(device_gate(-1, &ctx));
+  // The devices (device_list.hpp): the thread's list, TCGEMM_DEVICES, TCGEMM_DEVICE, the local rank, or all;
+  // each passes the gate (architecture) without a context being made on it yet.
+  std::vector<int> devices;
+  TCGEMM_TRY(host_device_list(&devices));
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (std::find(devices.begin(), devices.begin() + i, devices[i]) != devices.begin() + i) continue;
+    DeviceContext ctx;
+    TCGEMM_TRY(device_gate(devices[i], &ctx));
+  }
   if (p.alpha == 0.0 || p.k == 0) {
     // C = beta * C touches nothing but C: on the host, where it is, rather than over the link twice. beta = 0
     // writes zeros without reading C (it may hold NaN).
@@ -51,7 +63,7 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
   bool c_written = false;
   tcgemm_status st = TCGEMM_SUCCESS;
   try {
-    st = pipelined_host_dgemm(p, ctx, &c_written);
+    st = multi_device_host_dgemm(p, devices, &c_written);
   } catch (const std::exception& ex) {
     // Only host resources can throw here (memory, threads); nothing may cross into a C or Fortran caller.
     // The engine's lease and the streams' drain ran during the unwinding.
@@ -64,6 +76,45 @@ tcgemm_status tcgemm_dgemm_host(char transa, char transb, int64_t m, int64_t n, 
     set_output_written(true);
   }
   return st;
+}
+
+tcgemm_status tcgemm_set_host_devices(const int32_t* devices, int32_t count) {
+  clear_error();
+  if (count < 0) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "count=%d: must be >= 0", int(count));
+  if (count > kMaxHostDevices)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "count=%d: at most %d devices", int(count), kMaxHostDevices);
+  if (count == 0) {
+    set_thread_host_devices({});
+    return TCGEMM_SUCCESS;
+  }
+  if (!devices) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "devices is NULL with count=%d", int(count));
+  for (int32_t i = 0; i < count; ++i)
+    if (devices[i] < 0)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "devices[%d] = %d: a device ordinal must be >= 0", int(i),
+                           int(devices[i]));
+  int visible = 0;
+  TCGEMM_TRY(visible_device_count(&visible));
+  for (int32_t i = 0; i < count; ++i)
+    if (devices[i] >= visible)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1,
+                           "devices[%d] = %d: must be < the number of CUDA devices (%d)", int(i), int(devices[i]),
+                           visible);
+  set_thread_host_devices(std::vector<int>(devices, devices + count));
+  return TCGEMM_SUCCESS;
+}
+
+tcgemm_status tcgemm_get_host_devices(int32_t* devices, int32_t capacity, int32_t* count) {
+  clear_error();
+  if (capacity < 0) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 2, "capacity=%d: must be >= 0", int(capacity));
+  if (!devices && capacity > 0)
+    return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 1, "devices is NULL with capacity=%d", int(capacity));
+  if (!count) return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, 3, "count is NULL");
+  *count = 0;
+  std::vector<int> list;
+  TCGEMM_TRY(host_device_list(&list));
+  for (size_t i = 0; i < list.size() && int64_t(i) < capacity; ++i) devices[i] = list[i];
+  *count = int32_t(list.size());
+  return TCGEMM_SUCCESS;
 }
 
 tcgemm_status tcgemm_release_workspace(void) {

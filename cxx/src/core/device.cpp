@@ -195,6 +195,26 @@ cudaError_t kernel_code_version(const void* kernel, int device, int* version) {
   return cudaSuccess;
 }
 
+CurrentDeviceSwitch::CurrentDeviceSwitch(int device) {
+  // Whether the thread has a current context (without the driver entry points: assume it has, and restore).
+  const DriverContextApi& api = driver_context_api();
+  CUcontext current = nullptr;
+  const bool had_context = !api.get_current || (api.get_current(&current) == CUDA_SUCCESS && current);
+  int previous = -1;
+  if (cudaGetDevice(&previous) != cudaSuccess) {
+    (void)cudaGetLastError();
+    previous = -1;
+  }
+  if (previous == device && had_context) return;
+  status_ = cudaSetDevice(device);
+  if (status_ != cudaSuccess) return;
+  if (had_context && previous >= 0) previous_ = previous;
+}
+
+CurrentDeviceSwitch::~CurrentDeviceSwitch() {
+  if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+}
+
 }  // namespace tcgemm::detail
 
 extern "C" tcgemm_status tcgemm_device_info_get(int32_t device, tcgemm_device_info* info) {

@@ -24,4 +24,21 @@ tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext&
 // Records no error and leaves no CUDA error pending; callers cache the answer.
 cudaError_t kernel_code_version(const void* kernel, int device, int* version);
 
+// Makes `device` the calling thread's current device for the object's lifetime. At the end the previous device
+// is made current again, but only when the thread had a current CUDA context before: a thread that had none
+// (a fresh worker thread, or a program whose first CUDA use is this call) is left on `device`, so that no
+// context is created on another GPU just to restore a default (an MPI rank told to use GPU 1 never touches GPU 0).
+class CurrentDeviceSwitch {
+ public:
+  explicit CurrentDeviceSwitch(int device);
+  ~CurrentDeviceSwitch();
+  CurrentDeviceSwitch(const CurrentDeviceSwitch&) = delete;
+  CurrentDeviceSwitch& operator=(const CurrentDeviceSwitch&) = delete;
+  cudaError_t status() const { return status_; }
+
+ private:
+  int previous_ = -1;  // restored at the end; -1: nothing to restore
+  cudaError_t status_ = cudaSuccess;
+};
+
 }  // namespace tcgemm::detail

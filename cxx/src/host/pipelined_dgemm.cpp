@@ -61,12 +61,14 @@ int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
 // TCGEMM_HOST_RESIDENT_BYTES (bytes, at least 1 MiB), else kResidentShare of the device's memory, but at
 // most half of what is free now (a GPU shared with other work gets smaller chunks, not an allocation failure).
-int64_t resident_budget_bytes(int64_t device_memory) {
+// Shared by `share` calls running on the device at once: 1/share of that.
+int64_t resident_budget_bytes(int64_t device_memory, int share) {
   const int64_t asked = env_int("TCGEMM_HOST_RESIDENT_BYTES", kMiB, INT64_MAX, 0);
   if (asked) return asked;
-  int64_t budget = int64_t(kResidentShare * double(device_memory));
+  int64_t budget = int64_t(kResidentShare * double(device_memory) / double(std::max(share, 1)));
   size_t free_bytes = 0, total_bytes = 0;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) budget = std::min(budget, int64_t(free_bytes / 2));
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+    budget = std::min(budget, int64_t(free_bytes / 2 / size_t(std::max(share, 1))));
   else (void)cudaGetLastError();
   return std::max(budget, kMiB);
 }
@@ -250,7 +252,7 @@ int64_t host_panel_count(const HostSchedule& s, int64_t streamed_len) {
   return count;
 }
 
-tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written) {
+tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written, int device_share) {
   *c_written = false;
   HostEngineLease lease(ctx);
   TCGEMM_TRY(lease.acquire());
@@ -278,7 +280,7 @@ tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ct
   // Pinned panels go by direct 2D copies; the plan makes the strided ones tall enough.
   if (link.link_gbs > 0.0) link.min_panel = min_strided_panel();
   link.b_transposed = tb;
-  const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory), link);
+  const HostSchedule s = plan_host_schedule(p.m, p.n, p.k, resident_budget_bytes(e.device_memory, device_share), link);
 
   cudaError_t wait_error = cudaSuccess;
   PipelineProfile profile;  // TCGEMM_HOST_PROFILE=1: where the time goes, one line per call

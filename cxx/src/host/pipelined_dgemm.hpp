@@ -58,7 +58,9 @@ StagingPiece staging_piece(int64_t rows, int64_t cols, int64_t cap, int64_t n);
 
 // For a validated problem with m, n, k >= 1 and alpha != 0, on ctx's device. *c_written is set when any
 // part of C has been written (before a failure, the tiles finished so far hold their result and the others
-// are unchanged); on success all of C is.
-tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written);
+// are unchanged); on success all of C is. device_share: how many calls of one product run on this device at
+// once (a device list that repeats an ordinal, multi_device.hpp); the default resident budget is divided by it.
+tcgemm_status pipelined_host_dgemm(const GemmProblem& p, const DeviceContext& ctx, bool* c_written,
+                                   int device_share = 1);
 
 }  // namespace tcgemm::detail
