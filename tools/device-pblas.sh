@@ -6,6 +6,7 @@
 # Steps:
 #   setup      unpack the build, put the carried libraries on the loader path, print what MPI the machine has
 #   tests      the pblas-labelled GPU tests (pdgemm_ against ScaLAPACK with 2 ranks; the Fortran program preloaded)
+#   hostmulti  tcgemm_dgemm_host on one and on every GPU: test_host_multi_gpu, tcgemm-host-bench --devices
 #   bench      tcgemm-pblas-bench: 1 rank (gpu route and tcgemm's single-GPU host path) and 2 ranks (gpu
 #              route), n = 8192, 16384, 32768 and a rectangular shape, then ScaLAPACK over libtcgemm_blas once
 set -uo pipefail
@@ -38,7 +39,8 @@ for step in "$@"; do
     bench)
       b=build/bench/tcgemm-pblas-bench
       rect="--shape 32768,8192,16384"
-      { "${mpi[@]}" -np 1 $b --sizes 8192,16384,32768 $rect --routes gpu --host-path --reps 10
+      # One rank: tcgemm's host path on one GPU (TCGEMM_DEVICES=0), the reference of the 1.7x.
+      { "${mpi[@]}" -np 1 -x TCGEMM_DEVICES=0 $b --sizes 8192,16384,32768 $rect --routes gpu --host-path --reps 10
         "${mpi[@]}" -np 2 -x TCGEMM_PBLAS_VERBOSE=2 $b --sizes 8192,16384,32768 $rect --routes gpu --reps 10
         "${mpi[@]}" -np 2 $b --grid 2x1 --sizes 16384 --routes gpu --reps 10
         "${mpi[@]}" -np 2 -x LD_PRELOAD="$PWD/build/cxx/libtcgemm_blas.so" $b --sizes 8192 --routes scalapack
@@ -46,6 +48,15 @@ for step in "$@"; do
       note "bench: exit $?"
       grep -vE '^#|^tcgemm pdgemm' "$out/pblas-bench.txt" | tee -a "$summary"
       grep -E 'process \(' "$out/pblas-bench.txt" | tail -4 | tee -a "$summary"
+      ;;
+    hostmulti)
+      # tcgemm_dgemm_host over the node's GPUs: the tests (two blocks on one GPU, and on every GPU), then
+      # one GPU against two, and cublasXt on one and two, pageable and pinned.
+      build/tests/test_host_multi_gpu >"$out/host-multi-tests.log" 2>&1
+      note "test_host_multi_gpu: exit $? — $(grep -E '^\[  (PASSED|FAILED)' "$out/host-multi-tests.log" | tr '\n' ' ')"
+      build/bench/tcgemm-host-bench --devices 0 --devices 0,1 >"$out/host-multi-bench.txt" 2>&1
+      note "host bench: exit $?"
+      grep -vE '^#' "$out/host-multi-bench.txt" | tail -30 | tee -a "$summary"
       ;;
     *) note "unknown step $step" ;;
   esac
