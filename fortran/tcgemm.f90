@@ -52,6 +52,7 @@
 !>   tcgemm_host_operands.f90   what a host-array argument is (element, array; extent, contiguity)
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
 !>   tcgemm_host_sgemm.f90      tcgemm_sgemm on real(real32) host arrays in a chosen precision
+!>   tcgemm_host_batched.f90    tcgemm_dgemm_batched: a batch of small DGEMMs on rank-3 host arrays
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
 !>   tcgemm_device_sgemm.f90    tcgemm_sgemm on real(real32) device matrices in a chosen precision
@@ -65,6 +66,7 @@ module tcgemm
   use tcgemm_streams
   use tcgemm_host_dgemm
   use tcgemm_host_sgemm
+  use tcgemm_host_batched
   use tcgemm_device_dgemm
   use tcgemm_device_sgemm
   use tcgemm_families
@@ -99,7 +101,7 @@ module tcgemm
   public :: tcgemm_stream_create, tcgemm_stream_destroy, tcgemm_stream_synchronize
   public :: tcgemm_host_register, tcgemm_host_unregister
   public :: tcgemm_set_host_devices, tcgemm_get_host_devices
-  public :: tcgemm_dgemm, tcgemm_dgemm_config, tcgemm_sgemm
+  public :: tcgemm_dgemm, tcgemm_dgemm_config, tcgemm_sgemm, tcgemm_dgemm_batched
   public :: tcgemm_dmma_single, tcgemm_dmma_row, tcgemm_dmma_warp_per_block
   public :: tcgemm_dmma_block_tile, tcgemm_dmma_peak, tcgemm_dmma_shared_a
   public :: tcgemm_dmma_shared_ab

@@ -145,6 +145,7 @@ module tcgemm_c
   public :: c_tcgemm_dgemm, c_tcgemm_dgemm_config, c_tcgemm_dgemm_select_config, c_tcgemm_dgemm_plan
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
   public :: c_tcgemm_set_host_devices, c_tcgemm_get_host_devices
+  public :: c_tcgemm_dgemm_strided_batched, c_tcgemm_dgemm_batched, c_tcgemm_dgemm_strided_batched_host
   public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm, c_tcgemm_sgemm_host
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
@@ -469,6 +470,61 @@ module tcgemm_c
       integer(c_int64_t), value :: ldc
       integer(c_int) :: status
     end function c_tcgemm_dgemm_host
+
+    ! ---- batched small DGEMMs ------------------------------------------------------------------
+    ! Device arrays (A, B, C device pointers; for tcgemm_dgemm_batched device arrays of device pointers).
+    function c_tcgemm_dgemm_strided_batched(transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, &
+        stride_b, beta, c, ldc, stride_c, batch, stream) result(status) &
+        bind(C, name="tcgemm_dgemm_strided_batched")
+      import :: c_int, c_int64_t, c_double, c_char, c_ptr
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_double), value :: alpha
+      type(c_ptr), value :: a
+      integer(c_int64_t), value :: lda, stride_a
+      type(c_ptr), value :: b
+      integer(c_int64_t), value :: ldb, stride_b
+      real(c_double), value :: beta
+      type(c_ptr), value :: c
+      integer(c_int64_t), value :: ldc, stride_c, batch
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_dgemm_strided_batched
+
+    function c_tcgemm_dgemm_batched(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+        batch, stream) result(status) bind(C, name="tcgemm_dgemm_batched")
+      import :: c_int, c_int64_t, c_double, c_char, c_ptr
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_double), value :: alpha
+      type(c_ptr), value :: a
+      integer(c_int64_t), value :: lda
+      type(c_ptr), value :: b
+      integer(c_int64_t), value :: ldb
+      real(c_double), value :: beta
+      type(c_ptr), value :: c
+      integer(c_int64_t), value :: ldc, batch
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_dgemm_batched
+
+    ! Host arrays: the whole batch as one element sequence each (module tcgemm's tcgemm_dgemm_batched).
+    function c_tcgemm_dgemm_strided_batched_host(transa, transb, m, n, k, alpha, a, lda, stride_a, b, &
+        ldb, stride_b, beta, c, ldc, stride_c, batch) result(status) &
+        bind(C, name="tcgemm_dgemm_strided_batched_host")
+      import :: c_int, c_int64_t, c_double, c_char
+      character(kind=c_char), value :: transa, transb
+      integer(c_int64_t), value :: m, n, k
+      real(c_double), value :: alpha
+      real(c_double), intent(in) :: a(*)
+      integer(c_int64_t), value :: lda, stride_a
+      real(c_double), intent(in) :: b(*)
+      integer(c_int64_t), value :: ldb, stride_b
+      real(c_double), value :: beta
+      real(c_double), intent(inout) :: c(*)
+      integer(c_int64_t), value :: ldc, stride_c, batch
+      integer(c_int) :: status
+    end function c_tcgemm_dgemm_strided_batched_host
 
     function c_tcgemm_host_register(host_ptr, bytes) result(status) bind(C, name="tcgemm_host_register")
       import :: c_int, c_int64_t, c_ptr

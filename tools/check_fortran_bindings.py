@@ -113,6 +113,9 @@ def expected_argument(param):
     if depth == 1 and base in ("double", "float"):
         # a device pointer (type(c_ptr), value) or a host array by reference
         return [("type", "c_ptr", True, None), (C_SCALARS[base][0], C_SCALARS[base][1], False, pointee_intent)]
+    if depth == 2 and base in ("double", "float"):
+        # a device array of device pointers (the batched calls' pointer arrays)
+        return [("type", "c_ptr", True, None)]
     if depth == 1 and base in ("int64_t", "int32_t"):
         return [(C_SCALARS[base][0], C_SCALARS[base][1], False, pointee_intent)]
     raise SystemExit(f"no Fortran mapping for C parameter '{param}'")

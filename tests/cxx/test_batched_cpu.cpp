@@ -1,4 +1,5 @@
-// The argument checks of tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched (host only: they run before
+// The argument checks of tcgemm_dgemm_strided_batched, tcgemm_dgemm_strided_batched_host and
+// tcgemm_dgemm_batched (host only: they run before
 // any device is looked for): each bad argument gets TCGEMM_ERROR_INVALID_ARGUMENT, a message naming it by
 // its position in the prototype, and C untouched; batch = 0 and the other quick returns succeed without a
 // device.
@@ -29,6 +30,13 @@ tcgemm_status call(const Strided& s, const double* A = host_a.data(), const doub
                                       s.ldc, s.sc, s.batch, nullptr);
 }
 
+// The host-array form: the same checks, in the same place (validate_strided_batch), with the same numbering.
+tcgemm_status call_host(const Strided& s, const double* A = host_a.data(), const double* B = host_b.data(),
+                        double* C = host_c.data()) {
+  return tcgemm_dgemm_strided_batched_host(s.ta, s.tb, s.m, s.n, s.k, s.alpha, A, s.lda, s.sa, B, s.ldb, s.sb,
+                                           s.beta, C, s.ldc, s.sc, s.batch);
+}
+
 void expect_blamed(tcgemm_status st, int position, const char* text) {
   EXPECT_EQ(st, TCGEMM_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tcgemm_last_error_argument(), position) << tcgemm_last_error();
@@ -38,7 +46,10 @@ void expect_blamed(tcgemm_status st, int position, const char* text) {
 
 }  // namespace
 
-TEST(BatchedArgs, EachBadArgumentIsNamed) {
+// Every bad argument of the strided prototype, for the device call and for the host-array call.
+void check_each_bad_argument(bool host) {
+  auto call = [host](const Strided& s, const double* A = host_a.data(), const double* B = host_b.data(),
+                     double* C = host_c.data()) { return host ? call_host(s, A, B, C) : ::call(s, A, B, C); };
   Strided s;
   s.ta = 'X';
   expect_blamed(call(s), 1, "transa");
@@ -74,6 +85,46 @@ TEST(BatchedArgs, EachBadArgumentIsNamed) {
   expect_blamed(call(s, nullptr), 7, "A");
   s = {};
   expect_blamed(call(s, host_a.data(), host_b.data(), nullptr), 14, "C");
+}
+
+TEST(BatchedArgs, EachBadArgumentIsNamed) { check_each_bad_argument(false); }
+
+TEST(BatchedHostArgs, EachBadArgumentIsNamedAsForTheDeviceCall) { check_each_bad_argument(true); }
+
+TEST(BatchedHostArgs, SameMessageAsTheDeviceCall) {
+  Strided s;
+  s.sc = 15;
+  ASSERT_EQ(call(s), TCGEMM_ERROR_INVALID_ARGUMENT);
+  const std::string device_message = tcgemm_last_error();
+  ASSERT_EQ(call_host(s), TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(tcgemm_last_error()), device_message);
+  EXPECT_EQ(tcgemm_last_error_argument(), 16);
+}
+
+TEST(BatchedHostArgs, QuickReturnsNeedNoDevice) {
+  Strided s;
+  s.batch = 0;
+  EXPECT_EQ(call_host(s), TCGEMM_SUCCESS);
+  s = {};
+  s.m = 0;
+  EXPECT_EQ(call_host(s), TCGEMM_SUCCESS);
+  s = {};
+  s.n = 0;
+  EXPECT_EQ(call_host(s), TCGEMM_SUCCESS);
+  s = {};
+  s.alpha = 0.0;
+  s.beta = 1.0;
+  EXPECT_EQ(call_host(s), TCGEMM_SUCCESS);
+  s = {};
+  s.k = 0;
+  s.beta = 1.0;
+  EXPECT_EQ(call_host(s), TCGEMM_SUCCESS);
+  // Quick returns read no operand: null arrays are accepted where nothing is touched.
+  s = {};
+  s.batch = 0;
+  EXPECT_EQ(call_host(s, host_a.data(), host_b.data(), host_c.data()), TCGEMM_SUCCESS);
+  EXPECT_STREQ(tcgemm_last_error(), "");
+  for (double x : host_c) EXPECT_EQ(x, 7.0);
 }
 
 TEST(BatchedArgs, PointerArrayPositions) {

@@ -1,5 +1,5 @@
-// tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched on the GPU: every product against a host FP64
-// reference (per-element bound 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where
+// tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched and tcgemm_dgemm_strided_batched_host on the GPU: every
+// product against a host FP64 reference (per-element bound 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where
 // beta = 0, every element between and around the C matrices (ld padding, stride gaps) checked unchanged bit
 // for bit; every size class of family batched_small and the one-by-one route past it, every form, odd
 // leading dimensions and strides, stride 0, misaligned pointers, pointer arrays in any order, alpha = 0 over
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gpu_test_util.hpp"
@@ -27,14 +28,20 @@ struct BatchCase {
   bool share_a = false;   // strideA = 0
   int64_t offset = 0;     // A, B and C start this many doubles into their buffers (1: 8-byte aligned only)
   bool arrays = false;    // tcgemm_dgemm_batched with the products in reverse order in the arrays
+  bool host = false;      // tcgemm_dgemm_strided_batched_host on host arrays (same layout, same checks)
 };
+
+BatchCase on_host(BatchCase c) {
+  c.host = true;
+  return c;
+}
 
 std::string describe(const BatchCase& c) {
   char b[256];
-  std::snprintf(b, sizeof b, "%c%c m=%lld n=%lld k=%lld batch=%lld alpha=%g beta=%g ld+%lld gap %lld%s off %lld%s",
+  std::snprintf(b, sizeof b, "%c%c m=%lld n=%lld k=%lld batch=%lld alpha=%g beta=%g ld+%lld gap %lld%s off %lld%s%s",
                 c.ta, c.tb, (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.batch, c.alpha, c.beta,
                 (long long)c.ld_pad, (long long)c.gap, c.share_a ? " strideA=0" : "", (long long)c.offset,
-                c.arrays ? " arrays" : "");
+                c.arrays ? " arrays" : "", c.host ? " host arrays" : "");
   return b;
 }
 
@@ -67,7 +74,13 @@ std::string describe(const BatchCase& c) {
   const double* B = db.get() + c.offset;
   double* C = dc.get() + c.offset;
   tcgemm_status st;
-  if (!c.arrays) {
+  std::vector<double> out;
+  if (c.host) {
+    out = hc;
+    st = tcgemm_dgemm_strided_batched_host(c.ta, c.tb, c.m, c.n, c.k, c.alpha, ha.data() + c.offset, lda, sa,
+                                           hb.data() + c.offset, ldb, sb, c.beta, out.data() + c.offset, ldc, sc,
+                                           c.batch);
+  } else if (!c.arrays) {
     st = tcgemm_dgemm_strided_batched(c.ta, c.tb, c.m, c.n, c.k, c.alpha, A, lda, sa, B, ldb, sb, c.beta, C, ldc, sc,
                                       c.batch, nullptr);
   } else {
@@ -94,8 +107,7 @@ std::string describe(const BatchCase& c) {
   if (st != TCGEMM_SUCCESS)
     return ::testing::AssertionFailure() << describe(c) << ": " << tcgemm_status_string(st) << ": "
                                          << tcgemm_last_error();
-  std::vector<double> out;
-  if (cudaDeviceSynchronize() != cudaSuccess || dc.download(&out) != cudaSuccess)
+  if (!c.host && (cudaDeviceSynchronize() != cudaSuccess || dc.download(&out) != cudaSuccess))
     return ::testing::AssertionFailure() << describe(c) << ": CUDA error after the call";
   const double eps = std::numeric_limits<double>::epsilon();
   std::vector<char> inside(nc, 0);
@@ -177,6 +189,58 @@ TEST(Batched, SharedOperandPointerArraysAndEdges) {
   EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 5, 11, 0.0, 3.0}, seed++));     // alpha = 0: A, B (NaN) not read
   EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 5, 11, 0.0, 0.0}, seed++));     // alpha = 0, beta = 0: zeros
   EXPECT_TRUE(run_batch({'N', 'N', 9, 7, 0, 11, 1.0, -2.0}, seed++));    // k = 0
+}
+
+// tcgemm_dgemm_strided_batched_host: every copy route (one copy of evenly spaced columns: ld padding without
+// gaps; one run per matrix: gaps without padding; one copy per matrix: both; one copy of a shared A), every
+// form, beta = 0 over NaN, the host-side scaling (alpha = 0, k = 0), the one-by-one route past the batched
+// sizes, and unaligned host arrays; elements outside the C matrices checked unchanged as above.
+TEST(BatchedHost, EveryCopyRouteAndForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t n = 500;
+  const char* forms[] = {"NN", "NT", "TN", "TT"};
+  for (const char* f : forms)
+    for (int64_t s : {3, 8, 17, 64}) {
+      EXPECT_TRUE(run_batch(on_host({f[0], f[1], s, s, s, 23, 1.0, 0.0}), n++));              // contiguous
+      EXPECT_TRUE(run_batch(on_host({f[0], f[1], s, s + 2, s + 1, 9, -0.5, 2.0, 3, 0}), n++));  // ld padding
+      EXPECT_TRUE(run_batch(on_host({f[0], f[1], s, s, s, 7, 1.5, 0.0, 0, 5}), n++));          // gaps
+      EXPECT_TRUE(run_batch(on_host({f[0], f[1], s + 1, s, 5, 6, 1.0, 1.0, 2, 3, false, 1}), n++));  // both
+    }
+}
+
+TEST(BatchedHost, SharedOperandAndEdges) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t n = 600;
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 8, 8, 8, 1000, 1.0, 0.0, 0, 0, true}), n++));   // strideA = 0
+  EXPECT_TRUE(run_batch(on_host({'N', 'T', 8, 5, 8, 40, 2.0, -1.0, 1, 2, true}), n++));
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 130, 20, 30, 3, 1.0, 0.5}), n++));  // past the batched sizes
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 12, 12, 12, 1, 1.0, 0.5, 1, 0}), n++));   // batch 1
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 12, 12, 12, 0, 1.0, 0.5}), n++));   // batch 0: C untouched
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 9, 7, 5, 11, 0.0, 3.0, 2, 1}), n++));   // alpha = 0: host scaling
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 9, 7, 5, 11, 0.0, 0.0, 2, 1}), n++));   // alpha = 0, beta = 0: zeros
+  EXPECT_TRUE(run_batch(on_host({'N', 'N', 9, 7, 0, 11, 1.0, -2.0}), n++));        // k = 0
+}
+
+// A batch whose packed copies exceed the device's memory is refused by name before anything is copied: 2^36
+// products of 8 x 8 (32 TiB of C) on a host C of one matrix, which the call must not touch.
+TEST(BatchedHost, LargerThanTheDeviceIsRefused) {
+  TCGEMM_REQUIRE_GPU();
+  std::vector<double> a(64, 1.0), b(64, 1.0), c(64, 7.0);
+  const int64_t batch = int64_t{1} << 36;
+  EXPECT_EQ(tcgemm_dgemm_strided_batched_host('N', 'N', 8, 8, 8, 1.0, a.data(), 8, 0, b.data(), 8, 0, 0.0, c.data(),
+                                              8, 64, batch),
+            TCGEMM_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgemm_last_error_argument(), 17) << tcgemm_last_error();
+  EXPECT_NE(std::string(tcgemm_last_error()).find("exceed the device's memory"), std::string::npos)
+      << tcgemm_last_error();
+  EXPECT_EQ(tcgemm_last_error_output_written(), 0);
+  for (double x : c) ASSERT_EQ(x, 7.0);
+  // The next call works.
+  EXPECT_EQ(tcgemm_dgemm_strided_batched_host('N', 'N', 8, 8, 8, 1.0, a.data(), 8, 0, b.data(), 8, 0, 0.0, c.data(),
+                                              8, 64, 1),
+            TCGEMM_SUCCESS)
+      << tcgemm_last_error();
+  for (double x : c) ASSERT_EQ(x, 8.0);
 }
 
 // More than 2^31 elements of C in one batch (64-bit strides and batch offsets): 2^27 products of 4 x 4 with

@@ -109,10 +109,11 @@ const char* tcgemm_last_error(void);
  *     tcgemm_dmma_shared_ab, 5 is tile_k; for the tcgemm_config_* calls, 1 is the configuration). */
 int32_t tcgemm_last_error_argument(void);
 #define TCGEMM_ARG_CONFIG 14
-/* 1 when the last failed call on this thread had already written part of C, else 0. Only tcgemm_dgemm_host
- * can fail that way (a CUDA failure in the middle of its pipeline, after the first C tiles came back): the
- * tiles that came back before the failure, and possibly part of the one coming back, hold the result; the rest
- * of C is unchanged. A caller can then recompute from the original C only where beta == 0. */
+/* 1 when the last failed call on this thread had already written part of C, else 0. Only the host-array calls
+ * can fail that way (a CUDA failure while C comes back; for tcgemm_dgemm_host in the middle of its pipeline,
+ * after the first C tiles came back: the tiles that came back before the failure, and possibly part of the
+ * one coming back, hold the result; the rest of C is unchanged). A caller can then recompute from the
+ * original C only where beta == 0. */
 int32_t tcgemm_last_error_output_written(void);
 const char* tcgemm_version_string(void);
 
@@ -267,6 +268,21 @@ tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, 
 tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                    const double* const* A, int64_t lda, const double* const* B, int64_t ldb,
                                    double beta, double* const* C, int64_t ldc, int64_t batch, cudaStream_t stream);
+/* tcgemm_dgemm_strided_batched on host arrays (pageable or pinned), on the current GPU; returns when C is
+ * written. Same semantics, checks and argument numbering (1 to 17) as the device call. The matrices the batch
+ * uses go to the device packed (rows x columns each: one copy when each matrix is one run of elements or the
+ * columns of the whole batch are evenly spaced, as in a Fortran array a(lda, cols, batch); else one per
+ * matrix); a stride-0 A or B goes up once; C only when beta != 0. The batch runs on a stream of the call's own
+ * and only the m x n block of each C comes back: elements of C between the matrices (rows past m, gaps past
+ * the last column) are never written, and beta = 0 never reads C (NaN in it does not matter). Device buffers
+ * come from tcgemm's memory pool (as tcgemm_dgemm_host's). The packed copies must fit the device together: a
+ * batch whose copies exceed the device's memory fails with TCGEMM_ERROR_INVALID_ARGUMENT (argument 17) before
+ * anything is copied, and a shortage of free memory with CUDA's out-of-memory message, C unchanged.
+ * alpha = 0 or k = 0 scales C on the host. Argument, device and pending-error checks fail before any copy. */
+tcgemm_status tcgemm_dgemm_strided_batched_host(char transa, char transb, int64_t m, int64_t n, int64_t k,
+                                                double alpha, const double* A, int64_t lda, int64_t strideA,
+                                                const double* B, int64_t ldb, int64_t strideB, double beta,
+                                                double* C, int64_t ldc, int64_t strideC, int64_t batch);
 
 /* The GPUs tcgemm_dgemm_host (and libtcgemm_blas's dgemm_ on host arrays) uses on the calling thread. The
  * list is, in order of precedence:

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/batched_args.hpp"
 #include "core/arguments.hpp"
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
@@ -21,7 +22,8 @@ namespace {
 // Prototype positions (tcgemm.h).
 constexpr ArgPositions kStridedPositions{1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0};
 constexpr ArgPositions kArrayPositions{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 0, 0, 0, 0, 0, 0, 0};
-constexpr int kStrideAPos = 9, kStrideBPos = 12, kStrideCPos = 16, kStridedBatchPos = 17, kArrayBatchPos = 14;
+constexpr int kStrideAPos = 9, kStrideBPos = 12, kStrideCPos = 16, kArrayBatchPos = 14;
+constexpr int kStridedBatchPos = kStridedBatchArgument;
 
 tcgemm_status fail_arg(int pos, const char* name, int64_t value, const char* rule) {
   return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, pos, "argument %d (%s) = %" PRId64 ": %s", pos, name, value,
@@ -40,6 +42,40 @@ tcgemm_status check_batch_extent(int pos, const char* name, int64_t stride, int6
                          pos, name, stride, batch);
   return TCGEMM_SUCCESS;
 }
+
+}  // namespace
+
+namespace tcgemm::detail {
+
+tcgemm_status validate_strided_batch(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+                                     const double* A, int64_t lda, int64_t strideA, const double* B, int64_t ldb,
+                                     int64_t strideB, double beta, double* C, int64_t ldc, int64_t strideC,
+                                     int64_t batch, GemmProblem* p) {
+  TCGEMM_TRY(validate_problem(blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),
+                              ArgNaming::Blas, kStridedPositions, p));
+  if (batch < 0) return fail_arg(kStridedBatchPos, "batch", batch, "must be >= 0");
+  if (strideA < 0) return fail_arg(kStrideAPos, "strideA", strideA, "must be >= 0 (0: one A for every product)");
+  if (strideB < 0) return fail_arg(kStrideBPos, "strideB", strideB, "must be >= 0 (0: one B for every product)");
+  if (strideC < 0) return fail_arg(kStrideCPos, "strideC", strideC, "must be >= 0");
+  if (batch > 1 && p->m > 0 && p->n > 0) {
+    const int64_t c_extent = (p->n - 1) * p->ldc + p->m;  // validated: fits
+    if (strideC < c_extent)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kStrideCPos,
+                           "argument %d (strideC) = %" PRId64 ": must be >= (n - 1) ldc + m = %" PRId64
+                           ", or the C matrices of the batch overlap",
+                           kStrideCPos, strideC, c_extent);
+    TCGEMM_TRY(check_batch_extent(kStrideCPos, "strideC", strideC, batch, p->ldc, p->n));
+    if (p->alpha != 0.0 && p->k > 0) {
+      TCGEMM_TRY(check_batch_extent(kStrideAPos, "strideA", strideA, batch, p->lda, p->transa == 'N' ? p->k : p->m));
+      TCGEMM_TRY(check_batch_extent(kStrideBPos, "strideB", strideB, batch, p->ldb, p->transb == 'N' ? p->n : p->k));
+    }
+  }
+  return TCGEMM_SUCCESS;
+}
+
+}  // namespace tcgemm::detail
+
+namespace {
 
 // The common part: p validated, batch >= 0; runs or quick-returns.
 tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, cudaStream_t stream) {
@@ -97,25 +133,8 @@ tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, 
                                            int64_t strideC, int64_t batch, cudaStream_t stream) {
   clear_error();
   GemmProblem p;
-  TCGEMM_TRY(validate_problem(blas_problem(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),
-                              ArgNaming::Blas, kStridedPositions, &p));
-  if (batch < 0) return fail_arg(kStridedBatchPos, "batch", batch, "must be >= 0");
-  if (strideA < 0) return fail_arg(kStrideAPos, "strideA", strideA, "must be >= 0 (0: one A for every product)");
-  if (strideB < 0) return fail_arg(kStrideBPos, "strideB", strideB, "must be >= 0 (0: one B for every product)");
-  if (strideC < 0) return fail_arg(kStrideCPos, "strideC", strideC, "must be >= 0");
-  if (batch > 1 && p.m > 0 && p.n > 0) {
-    const int64_t c_extent = (p.n - 1) * p.ldc + p.m;  // validated: fits
-    if (strideC < c_extent)
-      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kStrideCPos,
-                           "argument %d (strideC) = %" PRId64 ": must be >= (n - 1) ldc + m = %" PRId64
-                           ", or the C matrices of the batch overlap",
-                           kStrideCPos, strideC, c_extent);
-    TCGEMM_TRY(check_batch_extent(kStrideCPos, "strideC", strideC, batch, p.ldc, p.n));
-    if (p.alpha != 0.0 && p.k > 0) {
-      TCGEMM_TRY(check_batch_extent(kStrideAPos, "strideA", strideA, batch, p.lda, p.transa == 'N' ? p.k : p.m));
-      TCGEMM_TRY(check_batch_extent(kStrideBPos, "strideB", strideB, batch, p.ldb, p.transb == 'N' ? p.n : p.k));
-    }
-  }
+  TCGEMM_TRY(validate_strided_batch(transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc,
+                                    strideC, batch, &p));
   BatchedArgs a{};
   a.A = p.A;
   a.B = p.B;

@@ -4,9 +4,9 @@
 // precision on a stream of this call's own, and C's m x n comes back; the call returns when C is in host
 // memory. Unlike tcgemm_dgemm_host there is no panel pipeline: the operands must fit the device together
 // (the call fails with CUDA's out-of-memory message otherwise, C unchanged).
-#include <climits>
 #include <cstdint>
 
+#include "api/host_copy.hpp"
 #include "api/lowp_call.hpp"
 #include "api/sgemm_call.hpp"
 #include "core/arguments.hpp"
@@ -15,39 +15,6 @@
 #include "core/memory_pool.hpp"
 
 using namespace tcgemm::detail;
-
-namespace {
-
-// A stream of the call's own, drained and destroyed on every return path (after the scratch buffers
-// declared later, which give their memory back on it): when a later step fails, copies already enqueued
-// from or to the caller's arrays (asynchronous for pinned memory) end before the call returns, so the
-// caller may reuse or free them at once.
-struct CallStream {
-  cudaStream_t stream = nullptr;
-  ~CallStream() {
-    if (!stream) return;
-    (void)cudaStreamSynchronize(stream);
-    (void)cudaStreamDestroy(stream);
-  }
-};
-
-// cols columns of width_bytes from src (pitch spitch) to dst (pitch dpitch), on `stream`. cudaMemcpy2DAsync
-// takes pitches up to INT_MAX bytes; past that, one copy per column.
-tcgemm_status copy_columns(void* dst, int64_t dpitch, const void* src, int64_t spitch, int64_t width_bytes,
-                           int64_t cols, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (width_bytes == 0 || cols == 0) return TCGEMM_SUCCESS;
-  if (dpitch <= INT_MAX && spitch <= INT_MAX) {
-    TCGEMM_CUDA_TRY(cudaMemcpy2DAsync(dst, size_t(dpitch), src, size_t(spitch), size_t(width_bytes), size_t(cols),
-                                      kind, stream));
-    return TCGEMM_SUCCESS;
-  }
-  for (int64_t j = 0; j < cols; ++j)
-    TCGEMM_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(dst) + j * dpitch, static_cast<const char*>(src) + j * spitch,
-                                    size_t(width_bytes), kind, stream));
-  return TCGEMM_SUCCESS;
-}
-
-}  // namespace
 
 extern "C" tcgemm_status tcgemm_sgemm_host(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
                                            const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
