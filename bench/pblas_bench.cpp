@@ -23,23 +23,10 @@
 #include <thread>
 #include <vector>
 
+#include "scalapack_abi.hpp"
 #include "tcgemm/pblas.h"
 #include "tcgemm/tcgemm.h"
 
-extern "C" {
-void Cblacs_pinfo(int* me, int* nprocs);
-void Cblacs_get(int context, int what, int* value);
-void Cblacs_gridinit(int* context, const char* order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int* nprow, int* npcol, int* myrow, int* mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-void pdgemm_(const char*, const char*, const int*, const int*, const int*, const double*, const double*, const int*,
-             const int*, const int*, const double*, const int*, const int*, const int*, const double*, double*,
-             const int*, const int*, const int*);
-void pdgemv_(const char*, const int*, const int*, const double*, const double*, const int*, const int*, const int*,
-             const double*, const int*, const int*, const int*, const int*, const double*, double*, const int*,
-             const int*, const int*, const int*);
-}
 
 namespace {
 
