@@ -33,7 +33,7 @@ struct BatchedClass {
 
 constexpr int kBatchedMaxSize = 128;
 constexpr BatchedClass kBatchedClasses[] = {
-    {8, 8, 32, 8, 1, 1, 1},    // 32 products of one 8x8 tile: 4 products a warp
+    {8, 8, 32, 8, 1, 1, 2},    // 32 products of one 8x8 tile: 4 products a warp
     {16, 16, 8, 8, 1, 1, 4},   // 8 products of 4 tiles: 4 tiles (2 products) a warp
     {32, 32, 2, 8, 2, 2, 4},   // 2 products of 16 tiles: 4 warps a product, 2 x 2 tiles each
     {64, 32, 1, 8, 4, 2, 3},   // 64 tiles: 4 x 2 tiles a warp
