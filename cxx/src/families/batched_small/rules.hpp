@@ -27,7 +27,8 @@ struct BatchedClass {
   int min_blocks;  // blocks per SM asked of the register allocator (__launch_bounds__): more blocks keep
                    // more loads in flight while others compute. Measured on the H100: 4 takes 32^3 batches
                    // from 0.60 to 0.86 of the roofline; the 8-class's batched loads spill under 64 registers
-                   // (0.75 -> 0.33), so it keeps 1; 64 registers spill the 64-class a little, so it asks 3.
+                   // (0.75 -> 0.33), so it asks 2 (1 lets the allocator go past 128: 0.48); 64 registers spill
+                   // the 64-class a little, so it asks 3.
   int tiles_per_warp() const { return group * (size / 8) * (size / 8) / warps; }
 };
 
