@@ -14,6 +14,7 @@ tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaS
   constexpr BatchedClass c = kBatchedClasses[kClass];
   static_assert(batched_smem_bytes(c) <= 48 * 1024, "batched_small: within the default shared-memory limit");
   static_assert(c.group * (c.size / 8) * (c.size / 8) % c.warps == 0, "batched_small: whole tiles per warp");
+  static_assert(kClass < kBatchedClassCount, "batched_small: a class of rules.hpp");
   auto* kernel = batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, kArrays>;
   // Enough blocks for every SM to hold several (each loops over groups of products); at most one per group.
   const int64_t groups = (a.batch + c.group - 1) / c.group;
@@ -31,6 +32,8 @@ tcgemm_status launch_any(const BatchedArgs& a, const DeviceContext& ctx, cudaStr
     case 2: return launch_class<2, kArrays>(a, ctx, stream);
     case 3: return launch_class<3, kArrays>(a, ctx, stream);
     case 4: return launch_class<4, kArrays>(a, ctx, stream);
+    case 5: return launch_class<5, kArrays>(a, ctx, stream);
+    case 6: return launch_class<6, kArrays>(a, ctx, stream);
     default:
       return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_small: m = %lld, n = %lld past its largest size class",
                        static_cast<long long>(a.m), static_cast<long long>(a.n));

@@ -95,14 +95,14 @@ __device__ __forceinline__ void stage(const BatchedArgs& p, int64_t g0, int64_t 
   else stage_in_order<S, KC, GROUP, THREADS, kArrays, kIsA, false>(p, g0, k0, smem);
 }
 
-// Which 8x8 tile of which product of the group is warp `warp`'s t-th. With at least as many products as
-// warps (the smallest class) a warp's tiles are whole products, dealt round-robin. Otherwise each product's
+// Which 8x8 tile of which product of the group is warp `warp`'s t-th. With more products than warps (the
+// smallest class) a warp's tiles are whole products, dealt round-robin. Otherwise each product's
 // warps split its (S/8) x (S/8) tiles into RB x CB blocks, one a warp, so that a warp's k step loads RB
 // fragments of A and CB of B for RB CB products (register blocking: fewer shared-memory loads per MMA).
 template <int S, int GROUP, int WARPS, int RB, int CB>
 __device__ __forceinline__ void tile_of(int warp, int t, int* gl, int* ti, int* tj) {
   constexpr int kT = S / 8;
-  if constexpr (GROUP >= WARPS) {
+  if constexpr (GROUP > WARPS) {
     const int tile = warp + t * WARPS;
     *gl = tile / (kT * kT);
     const int r = tile - *gl * kT * kT;
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
       stage<S, KC, GROUP, WARPS * 32, kArrays, false>(p, g0, k0, b_s);
       __syncthreads();
       const int steps = static_cast<int>((p.k - k0 < KC ? p.k - k0 : KC) + 3) / 4;
-      if constexpr (GROUP >= WARPS) {
+      if constexpr (GROUP > WARPS) {
 #pragma unroll
         for (int t = 0; t < kTilesPerWarp; ++t) {
           int gl, ti, tj;

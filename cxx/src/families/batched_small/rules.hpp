@@ -10,7 +10,9 @@
 // 1's tile, several per warp) and keep the accumulators in registers across k-chunks. Each warp writes its
 // tiles through a small shared scratch, alpha and beta applied, C read only when beta != 0.
 //
-// Size classes by max(m, n): 8, 16, 32, 64, 128 (the padded tile extent); products with m or n beyond 128
+// Size classes by max(m, n): 8, 16, 24, 32, 48, 64, 128 (the padded tile extent: a product pays for
+// staging and multiplying its padding, so the small classes are close together; a 96 class measured no
+// better than padding to 128 on the H100); products with m or n beyond 128
 // go one by one through tcgemm_dgemm's own plan (they are large enough to fill the GPU alone).
 #pragma once
 
@@ -28,23 +30,27 @@ struct BatchedClass {
                    // more loads in flight while others compute. Measured on the H100: 4 takes 32^3 batches
                    // from 0.60 to 0.86 of the roofline; the 8-class's batched loads spill under 64 registers
                    // (0.75 -> 0.33), so it asks 2 (1 lets the allocator go past 128: 0.48); 64 registers spill
-                   // the 64-class a little, so it asks 3.
+                   // the 64-class a little, so it asks 3; the 48-class runs better at 4 (0.60) than at 2
+                   // (0.50) although 128 registers spill some of its 3 x 3 block.
   int tiles_per_warp() const { return group * (size / 8) * (size / 8) / warps; }
 };
 
 constexpr int kBatchedMaxSize = 128;
 constexpr BatchedClass kBatchedClasses[] = {
     {8, 8, 32, 8, 1, 1, 2},    // 32 products of one 8x8 tile: 4 products a warp
-    {16, 16, 8, 8, 1, 1, 4},   // 8 products of 4 tiles: 4 tiles (2 products) a warp
+    {16, 16, 8, 8, 2, 2, 4},   // 8 products of 2 x 2 tiles: one product a warp
+    {24, 24, 4, 4, 3, 3, 3},   // 4 products of 3 x 3 tiles: one product a warp
     {32, 32, 2, 8, 2, 2, 4},   // 2 products of 16 tiles: 4 warps a product, 2 x 2 tiles each
+    {48, 32, 1, 4, 3, 3, 4},   // 36 tiles: 3 x 3 tiles a warp
     {64, 32, 1, 8, 4, 2, 3},   // 64 tiles: 4 x 2 tiles a warp
     {128, 16, 1, 16, 4, 4, 1}, // 256 tiles: 4 x 4 tiles a warp
 };
+constexpr int kBatchedClassCount = sizeof(kBatchedClasses) / sizeof(kBatchedClasses[0]);
 
 // The class of a product with these m and n (m, n >= 1), or -1 past kBatchedMaxSize.
 inline int batched_class_index(int64_t m, int64_t n) {
   const int64_t s = m > n ? m : n;
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < kBatchedClassCount; ++i)
     if (s <= kBatchedClasses[i].size) return i;
   return -1;
 }
