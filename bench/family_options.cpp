@@ -94,7 +94,7 @@ void add_family_options(CLI::App& app, FamilyOptions* o) {
       {"--tile-k", &o->tile_ks, "shared_ab: k depth of the shared tiles (multiple of 4, 4..256)"},
       {"--pad-a", &o->pads_a, "shared-memory padding of the A tile in doubles (multiple of 2)"},
       {"--pad-b", &o->pads_b, "shared_ab: padding of the B tile in doubles"},
-      {"--stages", &o->stages, "shared_ab: 1 (load, sync, compute) or 2 (cp.async double buffer)"},
+      {"--stages", &o->stages, "shared_ab: 1 (load, sync, compute) to 6 (a ring of cp.async buffers)"},
       {"--k-splits", &o->k_splits, "sm90_mma, skinny: split-K slice count (0 or 1: none)"},
   };
   for (const auto& c : config_lists) add_checked_option(app, c.name, parse_into(config_list, c.list), c.help, "LIST");

@@ -69,7 +69,7 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
         ++*tables;
       },
       "the article's Table 3: shared_ab, tiles 32,64,96,128 x tile_k 32,64,96,128, pad_a = pad_b = 4, "
-      "stages 1 (the article's loop) and 2 (double-buffered) (with --precision: the WMMA family, 32-byte pads)");
+      "stages 1 (the article's loop) to 4 (cp.async rings) (with --precision: the WMMA family, 32-byte pads)");
   table2->excludes(table3)->disable_flag_override();
   table3->disable_flag_override();
 

@@ -281,7 +281,7 @@ SweepSpec table3_spec(Precision precision, int32_t wmma_shape) {
   if (precision == Precision::kFp64) {
     spec.pad_a = {4};
     spec.pad_b = {4};
-    spec.stages = {1, 2};
+    spec.stages = {1, 2, 3, 4};
   } else {
     spec.pad_a = pads_in_elements({4}, precision);
     spec.pad_b = spec.pad_a;

@@ -97,7 +97,8 @@ std::string reference_text(const SweepPoint& point);
 // ---- the article's tables --------------------------------------------------------------------------
 // Table 2: shared_a, tile 32/64/96/128 x pad_a 0/2/4/6, m = n = k = 3200.
 // Table 3: shared_ab, tile 32/64/96/128 x tile_k 32/64/96/128, pad_a = pad_b = 4, m = n = k = 3200,
-// stages 1 (the article's load-sync-compute loop) and 2 (the library's double-buffered default).
+// stages 1 (the article's load-sync-compute loop) to 4 (cp.async rings of 2, 3 and 4 buffers; points whose
+// buffers exceed the device's shared memory are reported as such).
 // In a lower precision both run on the WMMA family (A and B in shared memory, no stages axis) with the same
 // paddings in bytes: Table 2 pads both tiles by 0/16/32/48 bytes (pad_a = pad_b, in elements of the input
 // type), Table 3 by 32 bytes; its tiles (64 and 128; 32 and 96 are kept and shown as not valid) and tile_k

@@ -156,7 +156,7 @@ TEST(SweepCli, Defaults) {
   EXPECT_EQ(o.spec.k, 300);
   EXPECT_TRUE(o.run.profile_once);
   EXPECT_TRUE(o.spec.pad_b_follows_pad_a);
-  EXPECT_EQ(expand(o.spec).size(), 4u * 4u * 3u * 2u);
+  EXPECT_EQ(expand(o.spec).size(), 4u * 4u * 3u * 4u);  // tiles x tile_k x pads x stages 1..4
 }
 
 // --precision turns the table shortcuts (in any order on the line) to the WMMA family in that precision.

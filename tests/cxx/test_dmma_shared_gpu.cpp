@@ -177,7 +177,9 @@ std::vector<ABParam> ab_params() {
   std::vector<ABParam> out;
   for (int tile : kTiles)
     for (int tile_k : kTileKs)
-      for (int stages : {1, 2}) out.emplace_back(tile, tile_k, stages);
+      for (int stages : {1, 2, 3, 4})
+        // Rings of 3 and 4 buffers on the shallower k-tiles (deep ones rarely fit the shared memory anyway).
+        if (stages <= 2 || tile_k <= 64) out.emplace_back(tile, tile_k, stages);
   return out;
 }
 
@@ -189,10 +191,11 @@ INSTANTIATE_TEST_SUITE_P(Grid, SharedABTest, ::testing::ValuesIn(ab_params()),
                          });
 
 // ---- pipeline and grid edge cases ---------------------------------------------------------------------------
-// k spanning many slabs with a short last one: the double buffer alternates buffers an odd number of times.
+// k spanning many slabs with a short last one: the ring of buffers wraps around a number of times that is not
+// a multiple of its length.
 TEST(SharedABPipeline, ManySlabsWithShortLastSlab) {
   TCGEMM_REQUIRE_GPU();
-  for (int stages : {1, 2}) {
+  for (int stages = 1; stages <= 6; ++stages) {
     const tcgemm_config cfg = shared_ab_config(32, 4, 4, 4, stages);
     GemmSpec s = spec(40, 36, 301, 77 + uint64_t(stages));  // 76 slabs, the last one 1 deep
     EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << config_name(cfg);
@@ -203,10 +206,26 @@ TEST(SharedABPipeline, ManySlabsWithShortLastSlab) {
 TEST(SharedABPipeline, AlignedInteriorPath) {
   TCGEMM_REQUIRE_GPU();
   for (int tile : kTiles) {
-    for (int stages : {1, 2}) {
+    for (int stages = 1; stages <= 4; ++stages) {
       const tcgemm_config cfg = shared_ab_config(tile, 32, 4, 4, stages);
+      const tcgemm_status st = device_check(cfg);
+      if (st == TCGEMM_ERROR_SHARED_MEMORY) continue;  // e.g. 128 x 128, 4 stages: 276 KB
+      ASSERT_EQ(st, TCGEMM_SUCCESS) << config_name(cfg) << ": " << tcgemm_last_error();
       GemmSpec s = spec(2 * tile, tile, 96, 90 + uint64_t(tile + stages));
       EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << config_name(cfg);
+    }
+  }
+}
+
+// Fewer k-tiles than the ring has buffers (the prologue commits empty groups), and exactly as many.
+TEST(SharedABPipeline, FewerKTilesThanStages) {
+  TCGEMM_REQUIRE_GPU();
+  for (int stages : {3, 4, 6}) {
+    for (int64_t k : {1, 5, 8, 20, 24}) {
+      const tcgemm_config cfg = shared_ab_config(64, 4, 2, 6, stages);
+      GemmSpec s = spec(70, 130, k, 300 + uint64_t(stages * 31 + k));
+      s.beta = 0.5;
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << config_name(cfg) << " k " << k;
     }
   }
 }

@@ -121,9 +121,9 @@ TEST(SweepExpand, Table2IsTheArticlesGrid) {
   EXPECT_EQ(point_key(p[1]), "tcgemm-sweep:shared_a:3200x3200x3200:32x32x4:pad_a=2:pad_b=0:stages=1");
 }
 
-TEST(SweepExpand, Table3IsTheArticlesGridWithBothStages) {
+TEST(SweepExpand, Table3IsTheArticlesGridWithAStagesAxis) {
   const std::vector<SweepPoint> p = expand(table3_spec());
-  ASSERT_EQ(p.size(), 32u);
+  ASSERT_EQ(p.size(), 64u);  // 4 tiles x 4 tile_k x stages 1..4
   for (const SweepPoint& q : p) {
     EXPECT_EQ(q.config.family, TCGEMM_FAMILY_SHARED_AB);
     EXPECT_EQ(q.config.pad_a, 4);
@@ -131,8 +131,11 @@ TEST(SweepExpand, Table3IsTheArticlesGridWithBothStages) {
     EXPECT_TRUE(q.valid()) << q.invalid_reason;  // shared-memory size is a device question, not validity
   }
   // 64x64, tile_k 128, one stage: (68*128 + 132*64) doubles.
-  EXPECT_EQ(point_label(p[14]), "shared_ab 64x64x128 pad_a=4 pad_b=4 stages=1");
-  EXPECT_EQ(p[14].smem_bytes, 8 * (68 * 128 + 132 * 64));
+  EXPECT_EQ(point_label(p[28]), "shared_ab 64x64x128 pad_a=4 pad_b=4 stages=1");
+  EXPECT_EQ(p[28].smem_bytes, 8 * (68 * 128 + 132 * 64));
+  EXPECT_EQ(point_label(p[31]), "shared_ab 64x64x128 pad_a=4 pad_b=4 stages=4");
+  EXPECT_EQ(p[31].smem_bytes, 4 * 8 * (68 * 128 + 132 * 64));
+  EXPECT_EQ(p[31].threads, 256);  // one warp per 8-row block row
 }
 
 TEST(SweepExpand, InvalidPointIsSkippedWithTheLibrarysReason) {

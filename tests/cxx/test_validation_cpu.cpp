@@ -324,8 +324,10 @@ const ConfigCase kConfigCases[] = {
      "tile_k=260: must be a multiple of 4 between 4 and 256 (family shared_ab)"},
     {"shared_ab_pad_b_odd", cfg(TCGEMM_FAMILY_SHARED_AB, 64, 64, 32, 4, 5), TCGEMM_ERROR_INVALID_CONFIG,
      "pad_b=5: shared-memory padding must be a multiple of 2 doubles (16 bytes) (family shared_ab)"},
-    {"shared_ab_stages", cfg(TCGEMM_FAMILY_SHARED_AB, 64, 64, 32, 4, 4, 3), TCGEMM_ERROR_INVALID_CONFIG,
-     "stages=3: must be 1 (load, sync, compute) or 2 (double-buffered cp.async) (family shared_ab)"},
+    {"shared_ab_stages", cfg(TCGEMM_FAMILY_SHARED_AB, 64, 64, 32, 4, 4, 7), TCGEMM_ERROR_INVALID_CONFIG,
+     "stages=7: must be 1 (load, sync, compute) to 6 (a ring of cp.async buffers); shared memory must also hold "
+     "stages copies of the A and B k-tiles (family shared_ab)"},
+    {"shared_ab_stages_ok", cfg(TCGEMM_FAMILY_SHARED_AB, 64, 64, 32, 4, 4, 3), TCGEMM_SUCCESS, ""},
     {"shared_ab_ok", cfg(TCGEMM_FAMILY_SHARED_AB, 96, 96, 96, 6, 2, 1), TCGEMM_SUCCESS, ""},
     {"sm90_pad", cfg(TCGEMM_FAMILY_SM90_MMA, 0, 0, 0, 2), TCGEMM_ERROR_INVALID_CONFIG,
      "pad_a=2: the sm90 shared-memory layout is fixed at compile time; must be 0 (family sm90_mma)"},
@@ -364,6 +366,13 @@ TEST(ConfigMath, SharedMemoryAndThreads) {
   EXPECT_EQ(bytes, 2 * 8 * ((64 + 4) * 32 + (32 + 4) * 64));  // two stages of A (68x32) and B (36x64)
   ASSERT_EQ(tcgemm_config_threads_per_block(&ab, &threads), TCGEMM_SUCCESS);
   EXPECT_EQ(threads, 64 / 8 * 32);  // one warp per 8-row block row
+  for (const int tile : {32, 96, 128}) {  // a ring of 3 buffers: three times one stage
+    tcgemm_config t = cfg(TCGEMM_FAMILY_SHARED_AB, tile, 0, 16, 4, 4, 3);
+    ASSERT_EQ(tcgemm_config_threads_per_block(&t, &threads), TCGEMM_SUCCESS);
+    EXPECT_EQ(threads, tile / 8 * 32) << "tile " << tile;
+    ASSERT_EQ(tcgemm_config_shared_memory_bytes(&t, &bytes), TCGEMM_SUCCESS);
+    EXPECT_EQ(bytes, 3 * 8 * ((tile + 4) * 16 + (16 + 4) * tile)) << "tile " << tile;
+  }
   tcgemm_config ab1 = cfg(TCGEMM_FAMILY_SHARED_AB, 128, 0, 128, 4, 4, 1);
   ASSERT_EQ(tcgemm_config_shared_memory_bytes(&ab1, &bytes), TCGEMM_SUCCESS);
   EXPECT_EQ(bytes, 8 * (132 * 128 + 132 * 128));  // the article's 128/128 case: 270 KB, over an H100's 227 KB

@@ -1,5 +1,5 @@
-// Family shared_ab: the article's Example 6, "matrix multiply with multiple wmma_k blocks", with BLAS semantics and an
-// optional cp.async double buffer.
+// Family shared_ab: the article's Example 6, "matrix multiply with multiple wmma_k blocks", with BLAS semantics and a
+// cp.async pipeline of run-time depth.
 //
 // One thread block computes a tile x tile square of C with tile / 8 warps. The k dimension is walked in k-tiles
 // of tile_k (a run-time multiple of 4): the block copies the tile x tile_k k-tile of op(A) and the tile_k x tile
@@ -9,11 +9,11 @@
 // accumulators) and, with k as the outer fragment loop, loads one 8x4 A fragment per 4-deep k step and reuses
 // it for the tile / 8 B fragments across the row (the article found block rows faster than block columns).
 //
-// Pipeline (config.stages):
+// Pipeline (config.stages, a run-time value):
 //   1: the article's order: copy k-tile, __syncthreads, compute, __syncthreads before the next copy.
-//   2: double buffering: k-tile s + 1 streams into the other buffer with cp.async while k-tile s is multiplied,
-//      so global-memory latency hides behind the tensor-core work; one barrier per k-tile. Shared memory: 2 x one
-//      stage.
+//   S >= 2: a ring of S buffers: k-tiles s + 1 .. s + S - 1 stream in with cp.async while k-tile s is multiplied,
+//      so global-memory latency hides behind the tensor-core work; one barrier per k-tile. Shared memory: S x one
+//      stage. S = 2 is double buffering.
 // Bytes per block = stages * 8 * ((tile + pad_a) * tile_k + (tile_k + pad_b) * tile), exactly
 // shared_ab_smem_bytes() of rules.hpp, which validation checks against the device's opt-in limit.
 //
@@ -59,13 +59,18 @@ struct SharedABShape {
   static_assert(kTile % kWarpSize == 0,
                 "shared_ab: tile must be a multiple of 32 (whole warps per tile column when staging, and a "
                 "multiple of the 4-lane groups of the transposed copy)");
-  static_assert(kStages >= 1 && kStages <= kSharedABMaxStages, "shared_ab: stages must be 1 or 2");
+  // kStages: 1 is the article's loop, 2 double buffering, 0 every deeper ring (its depth is the kernel's
+  // run-time argument). Double buffering keeps its own instance: with the depth a run-time value, tile 64 under
+  // its register cap spilled.
+  static_assert(kStages >= 0 && kStages <= 2, "shared_ab: instances for stages = 1, 2 and the deeper rings");
   static constexpr int kWarps = kTile / kWmmaM;         // one warp per 8-row block row of C
   static constexpr int kThreads = kWarps * kWarpSize;   // = 4 * tile
   static constexpr int kFragsPerRow = kTile / kWmmaN;   // accumulators per warp
   // Blocks per SM asked of the register allocator and k-step unroll (see "Tuning" below).
-  static constexpr int kMinBlocksPerSm = kTile == 32 ? 4 : kTile == 64 ? 3 : kTile == 96 ? 2 : 1;
-  static constexpr int kKStepUnroll = kStages == 2 ? 2 : 1;
+  // Tile 64 with a deeper ring fits 2 blocks per SM at most (3 stages of tile_k 32 take 107 KB), so that
+  // instance is capped for 2.
+  static constexpr int kMinBlocksPerSm = kTile == 32 ? 4 : kTile == 64 ? (kStages == 0 ? 2 : 3) : 1;
+  static constexpr int kKStepUnroll = kStages != 1 ? 2 : 1;
   static_assert(kThreads <= 1024, "shared_ab: at most 1024 threads per block");
   static_assert(kThreads % kTransLanes == 0, "shared_ab: the transposed copy needs whole 4-lane groups");
   // The coordinate table (64 doubles) is written into the first stage buffer, whose smallest size is
@@ -170,15 +175,17 @@ __device__ __forceinline__ void multiply_k_tile(DmmaFragC (&acc)[kFragsPerRow], 
   }
 }
 
-// The double-buffered kernel: one barrier per k-tile, a register cap and the 4-deep k steps unrolled by 2
-// (each step measured, docs/tuning.md). The register cap (Shape::kMinBlocksPerSm) lets 3 blocks of tile 64 (at most 80 registers) or 2 of tile 96 (a
-// little spilling, still faster) share an SM, so other blocks keep the tensor cores busy while one waits at its
-// barrier; tile 128 is one 512-thread block at 128 registers either way. Unrolling lets the compiler issue the
-// next step's fragment loads before the current step's mma_sync calls. The single-stage kernel keeps the cap
-// and no unrolling (the combination that measured fastest for it).
+// The pipelined kernel: one barrier per k-tile, a register cap and the 4-deep k steps unrolled by 2 (each step
+// measured, docs/tuning.md). The register cap (Shape::kMinBlocksPerSm) lets 3 blocks of tile 64 (at most 80
+// registers) share an SM, so other blocks keep the tensor cores busy while one waits at its barrier; tile 128 is
+// one 512-thread block at 128 registers either way, and tile 96 one 384-thread block (capped for 2 blocks, 85
+// registers, it spilled 76-108 bytes). Unrolling lets the compiler issue the next step's fragment loads before
+// the current step's mma_sync calls. The single-stage kernel keeps the cap and no unrolling (the combination
+// that measured fastest for it).
 template <int kTile, int kStages, typename Shape = SharedABShape<kTile, kStages>>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
-    dmma_shared_ab_kernel(const SharedGemmArgs p) {
+    dmma_shared_ab_kernel(const SharedGemmArgs p, int ring_stages) {
+  const int stages = kStages == 0 ? ring_stages : kStages;
   double* smem = shared_gemm_smem();
   const int tile_k = p.tile_k;
   const PaddedTile a_tile = shared_ab_a_tile(kTile, tile_k, p.pad_a);  // a_s at offset 0 of a stage buffer
@@ -236,16 +243,29 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
         multiply(s, 0);
       }
     } else {
-      // One barrier per k-tile: after it, k-tile s is visible to every warp AND every warp has finished k-tile s - 1,
-      // so the buffer k-tile s - 1 used can take k-tile s + 1 while k-tile s is multiplied.
-      __syncthreads();  // the previous tile's last multiply may still be reading buffer 0
-      stage(0, 0);
-      for (int64_t s = 0; s < k_tiles; ++s) {
-        arch::cp_async_wait<0>();  // this thread's copies of k-tile s (the only group in flight) have landed
-        __syncthreads();
-        if (s + 1 < k_tiles) stage(s + 1, static_cast<int>((s + 1) & 1));  // streams in during the multiply
-        multiply(s, static_cast<int>(s & 1));
+      // A ring of `stages` buffers; k-tile s lives in buffer s % stages. Prologue: k-tiles 0 .. stages - 2 in
+      // flight, one commit group per k-tile (empty past the last one), so that "k-tile s has landed" is always
+      // "at most stages - 2 groups pending".
+      __syncthreads();  // the previous tile's last multiply may still be reading the buffers
+      for (int s = 0; s < stages - 1; ++s) {
+        if (s < k_tiles) stage(s, s);
+        else arch::cp_async_commit<kCopyClobber>();
       }
+      for (int64_t s = 0; s < k_tiles; ++s) {
+        // Buffers from s (one 32-bit remainder per k-tile) rather than two counters: tile 64 has no register to
+        // spare under its cap of 3 blocks per SM.
+        // (k-tiles stay below 2^32: that would take k >= 2^34, operands of 128 GB at least.)
+        const int read_buf = static_cast<int>(static_cast<uint32_t>(s) % static_cast<uint32_t>(stages));
+        const int write_buf = read_buf == 0 ? stages - 1 : read_buf - 1;
+        arch::cp_async_wait_pending(stages - 2);  // this thread's copies of k-tile s have landed
+        // One barrier per k-tile: after it, k-tile s is visible to every warp AND every warp has finished
+        // k-tile s - 1, so its buffer (write_buf) can take k-tile s + stages - 1 while k-tile s is multiplied.
+        __syncthreads();
+        if (s + stages - 1 < k_tiles) stage(s + stages - 1, write_buf);  // streams in during the multiply
+        else arch::cp_async_commit<kCopyClobber>();
+        multiply(s, read_buf);
+      }
+      arch::cp_async_wait<0>();  // nothing in flight when the next tile reuses the buffers
     }
 
     if (warp_active) {
@@ -256,8 +276,8 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
 }
 
 template <int kTile, int kStages>
-tcgemm_status launch_shared_ab_instance(const SharedGemmArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
-                                        cudaStream_t stream) {
+tcgemm_status launch_shared_ab_instance(const SharedGemmArgs& args, int stages, int64_t smem_bytes,
+                                        const DeviceContext& ctx, cudaStream_t stream) {
   auto* kernel = dmma_shared_ab_kernel<kTile, kStages>;
   if (smem_bytes > kDefaultDynamicSmemBytes) {
     // Once per (kernel instance, CUDA context); validation has already checked smem_bytes against the opt-in
@@ -267,7 +287,7 @@ tcgemm_status launch_shared_ab_instance(const SharedGemmArgs& args, int64_t smem
     if (s != TCGEMM_SUCCESS) return s;
   }
   kernel<<<shared_gemm_grid(args), SharedABShape<kTile, kStages>::kThreads, static_cast<size_t>(smem_bytes),
-           stream>>>(args);
+           stream>>>(args, stages);
   TCGEMM_CHECK_LAUNCH("dmma_shared_ab_kernel");
   return TCGEMM_SUCCESS;
 }
@@ -275,8 +295,9 @@ tcgemm_status launch_shared_ab_instance(const SharedGemmArgs& args, int64_t smem
 template <int kTile>
 tcgemm_status launch_shared_ab_tile(const SharedGemmArgs& args, int stages, int64_t smem_bytes,
                                     const DeviceContext& ctx, cudaStream_t stream) {
-  if (stages == 1) return launch_shared_ab_instance<kTile, 1>(args, smem_bytes, ctx, stream);
-  return launch_shared_ab_instance<kTile, 2>(args, smem_bytes, ctx, stream);
+  if (stages == 1) return launch_shared_ab_instance<kTile, 1>(args, 1, smem_bytes, ctx, stream);
+  if (stages == 2) return launch_shared_ab_instance<kTile, 2>(args, 2, smem_bytes, ctx, stream);
+  return launch_shared_ab_instance<kTile, 0>(args, stages, smem_bytes, ctx, stream);
 }
 
 }  // namespace

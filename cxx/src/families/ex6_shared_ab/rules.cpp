@@ -17,7 +17,9 @@ tcgemm_status validate_shared_ab_config(const tcgemm_config& c, const ArgPositio
   TCGEMM_TRY(check_pad(pos, fam, "pad_b", c.pad_b));
   const int st = c.stages ? c.stages : kSharedABDefaultStages;
   if (st < 1 || st > kSharedABMaxStages)
-    return config_error(pos, fam, "stages", st, "must be 1 (load, sync, compute) or 2 (double-buffered cp.async)");
+    return config_error(pos, fam, "stages", st,
+                        "must be 1 (load, sync, compute) to 6 (a ring of cp.async buffers); shared memory must also "
+                        "hold stages copies of the A and B k-tiles");
   out->tile_m = out->tile_n = tile;
   out->tile_k = tk;
   out->stages = st;

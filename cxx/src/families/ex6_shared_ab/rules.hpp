@@ -1,7 +1,7 @@
 // Example 6 of the CUDA Fortran tensor-core article: tile x tile_k A and tile_k x tile B tiles in dynamic
-// shared memory, leading dimensions padded by pad_a and pad_b (the article's smPadA, smPadB), one or two
-// pipeline stages (kernel.cu). Host-only facts and rules: included by the family table (CPU CI checks them)
-// and by the kernel.
+// shared memory, leading dimensions padded by pad_a and pad_b (the article's smPadA, smPadB), a cp.async
+// pipeline of 1 .. kSharedABMaxStages stages (kernel.cu). Host-only facts and rules:
+// included by the family table (CPU CI checks them) and by the kernel.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +11,13 @@
 
 namespace tcgemm::detail {
 
-// tile_k is a run-time loop bound (a multiple of kWmmaK); stages 1 (the article's load-sync-compute) or 2
-// (double buffering: the next k-tile is copied with cp.async while the current one is multiplied).
+// tile_k is a run-time loop bound (a multiple of kWmmaK); stages 1 (the article's load-sync-compute) or
+// 2 .. kSharedABMaxStages (a ring of buffers: the next stages - 1 k-tiles are copied with cp.async while the
+// current one is multiplied). Both are run-time values (the kernel has one instance for stages = 1 and one
+// for every ring).
 constexpr int kSharedABMinTileK = 4;
 constexpr int kSharedABMaxTileK = 256;
-constexpr int kSharedABMaxStages = 2;
+constexpr int kSharedABMaxStages = 6;
 constexpr int kSharedABDefaultTile = 128;  // 141 KB of shared memory: fits an A100 too
 constexpr int kSharedABDefaultTileK = 32;
 constexpr int kSharedABDefaultPad = 4;
