@@ -279,3 +279,37 @@ TEST(Batched, MoreThan2To31ElementsOfC) {
     for (int e = 0; e < 16; ++e) EXPECT_EQ(got[e], expect[e]) << "product " << g << " element " << e;
   }
 }
+
+// More products than one launch's grid rows (65535) on the sm90_mma route (48 x 48 products on a cc 9.x
+// device; batched_small elsewhere): 65535 + 7 products with one shared A and B, beta = 0 over NaN; products on
+// both sides of the launch boundary checked against the one expected product (exact: dyadic data).
+TEST(Batched, MoreProductsThanOneLaunchHolds) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 48, batch = 65535 + 7, elems = m * m * batch;
+  DeviceBuffer<double> dc(elems), da(m * m), db(m * m);
+  ASSERT_TRUE(dc.ok());
+  std::vector<double> ha(m * m), hb(m * m);
+  for (int64_t i = 0; i < m * m; ++i) {
+    ha[i] = 0.25 * double(i % 5) - 0.5;
+    hb[i] = 0.125 * double(i % 7) - 0.375;
+  }
+  CUDA_OK(da.upload(ha));
+  CUDA_OK(db.upload(hb));
+  CUDA_OK(cudaMemset(dc.get(), 0xFF, size_t(elems) * 8));  // NaN everywhere
+  ASSERT_EQ(tcgemm_dgemm_strided_batched('N', 'N', m, m, m, 1.0, da.get(), m, 0, db.get(), m, 0, 0.0, dc.get(), m,
+                                         m * m, batch, nullptr),
+            TCGEMM_SUCCESS)
+      << tcgemm_last_error();
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<double> expect(m * m), got(m * m);
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      double s = 0;
+      for (int64_t l = 0; l < m; ++l) s += ha[i + m * l] * hb[l + m * j];
+      expect[i + m * j] = s;
+    }
+  for (int64_t g : {int64_t{0}, int64_t{65534}, int64_t{65535}, batch - 1}) {
+    CUDA_OK(cudaMemcpy(got.data(), dc.get() + g * m * m, size_t(m * m) * 8, cudaMemcpyDeviceToHost));
+    for (int64_t e = 0; e < m * m; ++e) ASSERT_EQ(got[e], expect[e]) << "product " << g << " element " << e;
+  }
+}

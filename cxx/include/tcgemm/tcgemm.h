@@ -256,9 +256,11 @@ tcgemm_status tcgemm_release_workspace(void);
  *     two products write the same element.
  *   tcgemm_dgemm_batched: A, B and C are device arrays of batch device pointers (as cuBLAS's batched calls);
  *     the pointers themselves are read on the device.
- * Products with m, n <= 128 run in one launch (family batched_small: several products per block, whole small
- * matrices staged in shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article);
- * larger ones go one by one through tcgemm_dgemm. Argument numbers in messages are the prototype's (strided:
+ * Products with m, n <= 32 run in one launch of family batched_small (several products per block, whole small
+ * matrices staged in shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article). Larger
+ * products of a strided batch run on sm90_mma's kernel (cc 9.x, one grid row per product, one launch per 65535
+ * products); elsewhere batched_small takes them up to 128, and pointer arrays of larger products go one by one
+ * through tcgemm_dgemm. Argument numbers in messages are the prototype's (strided:
  * A 7, lda 8, strideA 9, B 10, ldb 11, strideB 12, beta 13, C 14, ldc 15, strideC 16, batch 17; pointer
  * arrays: A 7, lda 8, B 9, ldb 10, beta 11, C 12, ldc 13, batch 14). */
 tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,

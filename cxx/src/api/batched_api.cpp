@@ -1,8 +1,9 @@
 // Batches of small DGEMMs on device arrays: tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched
 // (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem on the first product's
 // arguments: the others differ only by the strides or pointers), plus the batch count, the strides and the
-// extent of the whole batch; then one launch of family batched_small (or, past its sizes, one tcgemm_dgemm
-// per product).
+// extent of the whole batch; then one launch of family batched_small for products up to 32, sm90_mma's kernel
+// with one grid row per product beyond (strided batches on a device with its code), or, for pointer arrays
+// past batched_small's sizes, one tcgemm_dgemm per product.
 #include <cinttypes>
 #include <string>
 #include <vector>
@@ -12,7 +13,9 @@
 #include "core/checked_math.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/env.hpp"
 #include "families/batched_small/launch.hpp"
+#include "families/sm90/rules.hpp"
 
 using namespace tcgemm::detail;
 using tcgemm::detail::batched_small::BatchedArgs;
@@ -77,6 +80,32 @@ tcgemm_status validate_strided_batch(char transa, char transb, int64_t m, int64_
 
 namespace {
 
+// Strided batches whose products are larger than batched_small's 32-class (max(m, n) >= kSm90BatchMinSize) run on
+// sm90_mma's kernel, one grid row per product, where the device has its code: from there on a product has
+// enough arithmetic that the FP64 WMMA 8x8x4 instruction of batched_small (half the FP64 tensor rate on a
+// Hopper) and the padding to its 48/64/128 classes limit it, while sm90_mma's mma.sync.m16n8k8 runs at the
+// full rate. Blocks of 64 x 64 up to 128, 128 x 64 beyond. Measured on the H100 (bench/results/
+// 2026-11-24-h100-batched, "The sm90_mma route"): 48^3 0.60 -> 0.99 x cuBLAS, 64^3 0.66 -> 1.01, 128^3 0.36 ->
+// 1.00, 33x8x70 0.46 -> 0.65, 256^3 (one tcgemm_dgemm per product before) 0.07 -> 0.93; at 32^3 and below
+// batched_small is ahead (0.86 against 0.62 at 32^3). TCGEMM_BATCHED_SM90_MIN_SIZE moves the crossover
+// (for measurements).
+constexpr int64_t kSm90BatchMinSize = 33;
+
+bool batch_on_sm90(const GemmProblem& p, bool arrays, const DeviceContext& ctx, tcgemm_config* cfg) {
+  if (arrays || !sm90_code_available(ctx)) return false;
+  static const int64_t min_size = env_int("TCGEMM_BATCHED_SM90_MIN_SIZE", 1, INT64_MAX, kSm90BatchMinSize);
+  const int64_t size = p.m > p.n ? p.m : p.n;
+  if (size < min_size) return false;
+  const Sm90Shape& s = kSm90Shapes[size <= kBatchedMaxSize ? find_sm90_shape(64, 64, 16) : kSm90DefaultShape];
+  *cfg = tcgemm_config{};
+  cfg->family = TCGEMM_FAMILY_SM90_MMA;
+  cfg->tile_m = s.tile_m;
+  cfg->tile_n = s.tile_n;
+  cfg->tile_k = s.tile_k;
+  cfg->stages = s.default_stages;
+  return true;
+}
+
 // The common part: p validated, batch >= 0; runs or quick-returns.
 tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, cudaStream_t stream) {
   if (batch == 0 || p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
@@ -96,6 +125,9 @@ tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_
   a.ldb = p.ldb;
   a.ldc = p.ldc;
   if (p.alpha == 0.0 || p.k == 0) return launch_batched_scale(a, arrays, ctx, stream);
+  tcgemm_config sm90_cfg{};
+  if (batch_on_sm90(p, arrays, ctx, &sm90_cfg))
+    return launch_sm90_strided_batched(p, batch, a.stride_a, a.stride_b, a.stride_c, sm90_cfg, ctx, stream);
   if (batched_class_index(p.m, p.n) >= 0) return launch_batched_small(a, arrays, ctx, stream);
   // Products past the batched kernel's sizes: each fills the GPU alone, through tcgemm_dgemm's plan.
   std::vector<const double*> pa, pb;

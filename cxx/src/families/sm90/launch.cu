@@ -4,7 +4,9 @@
 // Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
 // x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels, plus the cluster
 // split-K instances of the three forms other than 'T','T' (6 kernels).
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <atomic>
 #include <utility>
 
@@ -101,8 +103,44 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
   });
 }
 
+// A strided batch: chunks of at most 65535 products (gridDim.y), each one launch of the non-cluster
+// instance. No 'T','N' transpose (it would be one per product): that form runs its own instance.
+template <int kShape>
+tcgemm_status launch_batch_shape(const GemmProblem& p, int64_t batch, int64_t stride_a, int64_t stride_b,
+                                 int64_t stride_c, const tcgemm_config& cfg, const DeviceContext& ctx,
+                                 cudaStream_t stream) {
+  using Fam = typename ShapeFamily<kShape>::Fam;
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  constexpr int64_t kMaxGridY = 65535;
+  // The kernel sees a k of count x k: keep it in int64.
+  const int64_t per_launch = std::min<int64_t>(kMaxGridY, INT64_MAX / p.k);
+  for (int64_t g0 = 0; g0 < batch; g0 += per_launch) {
+    const int64_t count = std::min(per_launch, batch - g0);
+    sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A + g0 * stride_a, p.lda,
+                                      p.B + g0 * stride_b, p.ldb, p.beta, p.C + g0 * stride_c, p.ldc, s.tile_m,
+                                      s.tile_n, cfg.stages);
+    sm90::apply_batch(plan, count, stride_a, stride_b, stride_c);
+    const tcgemm_status st = sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
+      using K = typename decltype(tag)::type;
+      const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
+      TCGEMM_TRY(ensure_dynamic_smem_limit(kernel, ctx, kKernelName));
+      const cudaError_t e = sm90::launch_grid<K>(plan.params, stream);
+      return e != cudaSuccess ? set_cuda_error(e, "launch of sm90_mma_kernel (strided batch)") : TCGEMM_SUCCESS;
+    });
+    if (st != TCGEMM_SUCCESS) return st;
+  }
+  return TCGEMM_SUCCESS;
+}
+
 using ShapeLauncher = tcgemm_status (*)(const GemmProblem&, const tcgemm_config&, const DeviceContext&,
                                         cudaStream_t);
+using BatchLauncher = tcgemm_status (*)(const GemmProblem&, int64_t, int64_t, int64_t, int64_t,
+                                        const tcgemm_config&, const DeviceContext&, cudaStream_t);
+template <size_t... I>
+constexpr auto make_batch_launchers(std::index_sequence<I...>) {
+  return std::array<BatchLauncher, sizeof...(I)>{&launch_batch_shape<static_cast<int>(I)>...};
+}
+constexpr auto kBatchLaunchers = make_batch_launchers(std::make_index_sequence<kSm90ShapeCount>{});
 template <size_t... I>
 constexpr auto make_shape_launchers(std::index_sequence<I...>) {
   return std::array<ShapeLauncher, sizeof...(I)>{&launch_shape<static_cast<int>(I)>...};
@@ -139,6 +177,13 @@ tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, co
                               cudaStream_t stream) {
   // cfg passed validation: (tile_m, tile_n, tile_k) is one of the table's entries, stages in its range.
   return kShapeLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)](p, cfg, ctx, stream);
+}
+
+tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, int64_t stride_a, int64_t stride_b,
+                                          int64_t stride_c, const tcgemm_config& cfg, const DeviceContext& ctx,
+                                          cudaStream_t stream) {
+  return kBatchLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)](p, batch, stride_a, stride_b, stride_c,
+                                                                              cfg, ctx, stream);
 }
 
 }  // namespace tcgemm::detail

@@ -84,6 +84,24 @@ inline void apply_split(Plan& plan, const Sm90Split& split, double* workspace, i
   p.c_vec16 = arch::cp_async16_aligned(workspace, call_m) ? 1 : 0;
 }
 
+// Turns `plan` into `count` products of a strided batch, one per grid row (gridDim.y), through the split-K
+// parameters: the product is the "slice" y, k_slice = k and the call's k is count x k, so every slice is a whole
+// product of depth k; A, B and C advance by their batch strides (C is the call's, with its alpha and beta).
+// 16-byte copies need every product's base aligned: the strides must be even too. 'T','T' runs as B A,
+// so the operand strides swap with the operands.
+inline void apply_batch(Plan& plan, int64_t count, int64_t stride_a, int64_t stride_b, int64_t stride_c) {
+  Params& p = plan.params;
+  const bool swap = form_transpose_c(plan.form);
+  const int64_t left = swap ? stride_b : stride_a, right = swap ? stride_a : stride_b;
+  p.k_slice = p.k;
+  p.k = p.k * count;
+  p.a_slice_step = left;
+  p.b_slice_step = right;
+  p.c_slice_step = stride_c;
+  plan.vec16 = plan.vec16 && left % 2 == 0 && right % 2 == 0;
+  p.c_vec16 = p.c_vec16 && stride_c % 2 == 0 ? 1 : 0;
+}
+
 // Turns `plan` into a cluster split-K product (rules.hpp, sm90_cluster_split): gridDim.y = split.slices
 // blocks per C tile, one cluster, slice y multiplying k in [y k_slice, (y + 1) k_slice); the slices add
 // their partial tiles in shared memory and write C themselves (alpha, beta and C stay the call's).

@@ -123,6 +123,13 @@ GridNeed sm90_grid_need(const GemmProblem& p, const tcgemm_config& resolved);
 
 // ---- launch.cu ----
 tcgemm_status launch_sm90_mma(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+// A strided batch of products of one shape (tcgemm_dgemm_strided_batched): product g multiplies A + g strideA
+// and B + g strideB into C + g strideC. One launch per 65535 products; the products are the grid's y
+// dimension, through the parameters split-K already has (launch.cu). cfg: a validated configuration of this
+// family without k-splits. p: the first product, validated; alpha != 0 and k > 0.
+tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, int64_t stride_a, int64_t stride_b,
+                                          int64_t stride_c, const tcgemm_config& cfg, const DeviceContext& ctx,
+                                          cudaStream_t stream);
 // True when this build carries sm_90 code for the family that can run on ctx's device (a build whose
 // CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
 bool sm90_code_available(const DeviceContext& ctx);
