@@ -1,7 +1,7 @@
-// tcgemm-batched-bench: batches of small DGEMMs, tcgemm_dgemm_strided_batched (and tcgemm_dgemm_batched)
-// against cublasDgemmStridedBatched and cublasDgemmBatched in the same process on the same data, with the
-// memory roofline of each shape beside them.
-//   tcgemm-batched-bench [--bytes 2e9] [--beta 0|1] [--reps 10] [--shapes m,n,k;m,n,k...]
+// tcgemm-bench batched (also built as tcgemm-batched-bench): batches of small DGEMMs,
+// tcgemm_dgemm_strided_batched (and tcgemm_dgemm_batched) against cublasDgemmStridedBatched and
+// cublasDgemmBatched in the same process on the same data, with the memory roofline of each shape beside them.
+//   tcgemm-bench batched [--bytes 2e9] [--beta 0|1] [--reps 10] [--shapes m,n,k;m,n,k...]
 // Each shape's batch fills about --bytes of operands (A, B and C). Times: CUDA events, median of --reps
 // after a warm-up. Roofline: the bytes a product must move (A, B, C written, C read when beta != 0) at the
 // HBM bandwidth measured here (a device-to-device copy of the same size), as TFLOP/s; frac = tcgemm / it.
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "batched_bench.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace {
@@ -66,7 +67,7 @@ double median_ms(int reps, const std::function<void()>& f) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int tcgemm::bench::run_batched_bench(int argc, char** argv) {
   double bytes_target = 2e9, beta = 0.0;
   int reps = 10;
   std::vector<std::array<int, 3>> shapes;
@@ -84,8 +85,16 @@ int main(int argc, char** argv) {
         if (std::sscanf(s.substr(p, q - p).c_str(), "%d,%d,%d", &m, &n, &k) == 3) shapes.push_back({m, n, k});
         p = q == std::string::npos ? s.size() : q + 1;
       }
+    } else if (a == "--help" || a == "-h") {
+      std::printf("%s [--bytes 2e9] [--beta 0|1] [--reps 10] [--shapes m,n,k;m,n,k...]\n"
+                  "Batches of small DGEMMs (each shape's batch fills about --bytes of A, B and C): "
+                  "tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched against cublasDgemmStridedBatched and "
+                  "cublasDgemmBatched on the same data, CUDA events, median of --reps after a warm-up, with the "
+                  "shape's memory roofline at the HBM bandwidth measured in the same run.\n",
+                  argv[0]);
+      return 0;
     } else {
-      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      std::fprintf(stderr, "unknown option %s (see --help)\n", a.c_str());
       return 2;
     }
   }

@@ -24,6 +24,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args, Command* ou
       "  64x64x65536 NN\n"
       "A malformed line stops the program with 'FILE:LINE: <why>' (exit status 2) before any CUDA call; "
       "--dry-run lists the parsed shapes without a GPU. A ready suite: bench/suites/dgemm-shapes.txt.\n"
+      "Batches of small DGEMMs: 'tcgemm-bench batched [--bytes B] [--beta 0|1] [--reps N] [--shapes "
+      "m,n,k;...]' (see 'tcgemm-bench batched --help').\n"
       "Exit status: 0 when every point passed or was skipped, 1 when a check failed or CUDA reported an "
       "error, 2 on a usage error (reported before any CUDA call).");
   add_family_options(app, &command.families);

@@ -7,6 +7,8 @@
 //   tcgemm-bench sweep [options]   the padding / tile sweep (sweep/sweep_mode.hpp), e.g.
 //     tcgemm-bench sweep --table2 --csv table2.csv --md table2.md
 //     tcgemm-bench sweep --family shared_ab --tiles 64 --tile-k 32,64 --pad 0:6:2 --size 4096
+//   tcgemm-bench batched [options]  batches of small DGEMMs against cuBLAS's batched calls and the memory
+//     roofline (batched_bench.cu), e.g. tcgemm-bench batched --shapes "8,8,8;32,32,32;64,32,16"
 //
 // Both modes check every point with the shared reference check (bench/check/reference_check.hpp) before
 // timing it, and reject a bad command line with exit status 2 before any CUDA call. See --help.
@@ -15,11 +17,18 @@
 #include <string>
 #include <vector>
 
+#include "batched_bench.hpp"
 #include "bench_cli.hpp"
 #include "family_bench.hpp"
 #include "sweep/sweep_mode.hpp"
 
 int main(int argc, char** argv) {
+  // The batched benchmark has its own small command line: everything after "batched" is its.
+  if (argc > 1 && std::string(argv[1]) == "batched") {
+    std::string name = std::string(argv[0]) + " batched";
+    argv[1] = name.data();
+    return tcgemm::bench::run_batched_bench(argc - 1, argv + 1);
+  }
   using tcgemm::bench::Command;
   using tcgemm::bench::ParseResult;
   Command command;
