@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -243,49 +244,10 @@ TEST(BatchedHost, LargerThanTheDeviceIsRefused) {
   for (double x : c) ASSERT_EQ(x, 8.0);
 }
 
-// More than 2^31 elements of C in one batch (64-bit strides and batch offsets): 2^27 products of 4 x 4 with
-// one shared A and B, beta = 0 over NaN; sampled products checked against the one expected product.
-TEST(Batched, MoreThan2To31ElementsOfC) {
-  TCGEMM_REQUIRE_GPU();
-  const int64_t m = 4, batch = (int64_t{1} << 27) + 5, elems = m * m * batch;
-  size_t free_bytes = 0, total = 0;
-  cudaMemGetInfo(&free_bytes, &total);
-  if (free_bytes < size_t(elems) * 8 + (size_t(1) << 30)) GTEST_SKIP() << "needs " << elems * 8 / (1 << 30) << " GiB";
-  DeviceBuffer<double> dc(elems), da(16), db(16);
-  ASSERT_TRUE(dc.ok());
-  std::vector<double> ha(16), hb(16);
-  for (int i = 0; i < 16; ++i) {
-    ha[i] = 0.25 * (i % 5) - 0.5;
-    hb[i] = 0.125 * (i % 7) - 0.375;
-  }
-  CUDA_OK(da.upload(ha));
-  CUDA_OK(db.upload(hb));
-  CUDA_OK(cudaMemset(dc.get(), 0xFF, size_t(elems) * 8));  // NaN everywhere
-  ASSERT_EQ(tcgemm_dgemm_strided_batched('N', 'N', m, m, m, 1.0, da.get(), m, 0, db.get(), m, 0, 0.0, dc.get(), m,
-                                         m * m, batch, nullptr),
-            TCGEMM_SUCCESS)
-      << tcgemm_last_error();
-  CUDA_OK(cudaDeviceSynchronize());
-  double expect[16];
-  for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 4; ++i) {
-      double s = 0;
-      for (int l = 0; l < 4; ++l) s += ha[i + 4 * l] * hb[l + 4 * j];
-      expect[i + 4 * j] = s;  // exact: products of multiples of 1/8 and 1/4
-    }
-  for (int64_t g : {int64_t{0}, int64_t{1} << 20, (int64_t{1} << 27) - 1, int64_t{1} << 27, batch - 1}) {
-    double got[16];
-    CUDA_OK(cudaMemcpy(got, dc.get() + g * 16, sizeof got, cudaMemcpyDeviceToHost));
-    for (int e = 0; e < 16; ++e) EXPECT_EQ(got[e], expect[e]) << "product " << g << " element " << e;
-  }
-}
-
-// More products than one launch's grid rows (65535) on the sm90_mma route (48 x 48 products on a cc 9.x
-// device; batched_small elsewhere): 65535 + 7 products with one shared A and B, beta = 0 over NaN; products on
-// both sides of the launch boundary checked against the one expected product (exact: dyadic data).
-TEST(Batched, MoreProductsThanOneLaunchHolds) {
-  TCGEMM_REQUIRE_GPU();
-  const int64_t m = 48, batch = 65535 + 7, elems = m * m * batch;
+// A strided batch of m x m x m products sharing one A and one B (strides 0), beta = 0 over NaN: the products
+// `samples` are compared with the one expected product (exact: dyadic data, short sums).
+static void check_shared_operand_batch(int64_t m, int64_t batch, std::initializer_list<int64_t> samples) {
+  const int64_t elems = m * m * batch;
   DeviceBuffer<double> dc(elems), da(m * m), db(m * m);
   ASSERT_TRUE(dc.ok());
   std::vector<double> ha(m * m), hb(m * m);
@@ -304,12 +266,30 @@ TEST(Batched, MoreProductsThanOneLaunchHolds) {
   std::vector<double> expect(m * m), got(m * m);
   for (int64_t j = 0; j < m; ++j)
     for (int64_t i = 0; i < m; ++i) {
-      double s = 0;
-      for (int64_t l = 0; l < m; ++l) s += ha[i + m * l] * hb[l + m * j];
-      expect[i + m * j] = s;
+      double sum = 0;
+      for (int64_t l = 0; l < m; ++l) sum += ha[i + m * l] * hb[l + m * j];
+      expect[i + m * j] = sum;
     }
-  for (int64_t g : {int64_t{0}, int64_t{65534}, int64_t{65535}, batch - 1}) {
+  for (int64_t g : samples) {
     CUDA_OK(cudaMemcpy(got.data(), dc.get() + g * m * m, size_t(m * m) * 8, cudaMemcpyDeviceToHost));
     for (int64_t e = 0; e < m * m; ++e) ASSERT_EQ(got[e], expect[e]) << "product " << g << " element " << e;
   }
+}
+
+// More than 2^31 elements of C in one batch (64-bit strides and batch offsets): 2^27 + 5 products of 4 x 4.
+TEST(Batched, MoreThan2To31ElementsOfC) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 4, batch = (int64_t{1} << 27) + 5;
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo(&free_bytes, &total);
+  if (free_bytes < size_t(m * m * batch) * 8 + (size_t(1) << 30))
+    GTEST_SKIP() << "needs " << m * m * batch * 8 / (1 << 30) << " GiB";
+  check_shared_operand_batch(m, batch, {0, int64_t{1} << 20, (int64_t{1} << 27) - 1, int64_t{1} << 27, batch - 1});
+}
+
+// More products than one launch's grid rows (65535) on the sm90_mma route (48 x 48 products on a cc 9.x
+// device; batched_small elsewhere): products on both sides of the launch boundary.
+TEST(Batched, MoreProductsThanOneLaunchHolds) {
+  TCGEMM_REQUIRE_GPU();
+  check_shared_operand_batch(48, 65535 + 7, {0, 65534, 65535, 65535 + 6});
 }
