@@ -20,6 +20,10 @@
 !>     generics (allocate, copy, deallocate, allocated, view), for `call tcgemm_sgemm(transa,
 !>     transb, alpha, a_d, b_d, beta, c_d, precision [, stream, stat, errmsg])`. The two types do
 !>     not mix: a real(real32) matrix in tcgemm_dgemm (or the reverse) does not compile.
+!>   * batches of small products: `call tcgemm_dgemm_batched(...)` on rank-3 host arrays (one
+!>     call, copies included), or on type(tcgemm_device_batch), `count` equally shaped device
+!>     matrices `stride` elements apart, managed by the same generics (allocate, copy,
+!>     deallocate, allocated), so that element matrices stay on the GPU across calls.
 !>
 !> Errors: every procedure takes optional `stat` and `errmsg`, as ALLOCATE does. On failure
 !> `stat` receives the tcgemm status (TCGEMM_ERROR_*, > 0) and `errmsg` the library's message,
@@ -53,6 +57,12 @@
 !>   tcgemm_host_dgemm.f90      tcgemm_dgemm on host arrays (BLAS form), tcgemm_release_workspace
 !>   tcgemm_host_sgemm.f90      tcgemm_sgemm on real(real32) host arrays in a chosen precision
 !>   tcgemm_host_batched.f90    tcgemm_dgemm_batched: a batch of small DGEMMs on rank-3 host arrays
+!>   tcgemm_device_batches.f90  type(tcgemm_device_batch): a batch of device matrices; allocate,
+!>                              deallocate, allocated (added to the device matrices' generics)
+!>   tcgemm_device_batch_copies.f90  tcgemm_copy between rank-3 host arrays and batches, and
+!>                              allocation from source=/mold=
+!>   tcgemm_device_batched.f90  tcgemm_dgemm_batched on device batches (one operand may be a
+!>                              device matrix shared by every product)
 !>   tcgemm_device_dgemm.f90    tcgemm_dgemm on device matrices, tcgemm_dgemm_config, device and
 !>                              configuration queries
 !>   tcgemm_device_sgemm.f90    tcgemm_sgemm on real(real32) device matrices in a chosen precision
@@ -67,6 +77,9 @@ module tcgemm
   use tcgemm_host_dgemm
   use tcgemm_host_sgemm
   use tcgemm_host_batched
+  use tcgemm_device_batches
+  use tcgemm_device_batch_copies
+  use tcgemm_device_batched
   use tcgemm_device_dgemm
   use tcgemm_device_sgemm
   use tcgemm_families
@@ -88,7 +101,7 @@ module tcgemm
   public :: tcgemm_config, tcgemm_device_info, tcgemm_plan
 
   ! ---- from the parts listed above --------------------------------------------------------
-  public :: tcgemm_device_matrix, tcgemm_device_matrix_r32
+  public :: tcgemm_device_matrix, tcgemm_device_matrix_r32, tcgemm_device_batch
   public :: tcgemm_status_string, tcgemm_last_error, tcgemm_last_error_argument
   public :: tcgemm_version_string
   public :: tcgemm_device_info_get, tcgemm_device_name

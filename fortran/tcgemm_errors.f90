@@ -82,8 +82,9 @@ contains
   !> 11 beta, 12 c, 13 ldc; the module's own checks of the host arrays (contiguity, extent) blame
   !> a, b or c by those numbers too. Calls on device matrices report the position the library
   !> gives for the C entry point behind them (see tcgemm.h); tcgemm_device_view blames its own
-  !> arguments by position (1 a, 2 row, 3 col, 4 rows, 5 cols); module tcgemm's other checks
-  !> (shapes of device matrices, allocation state) blame no numbered argument and give 0.
+  !> arguments by position (1 a, 2 row, 3 col, 4 rows, 5 cols), and tcgemm_dgemm_batched on
+  !> device batches the operand at fault (4 a, 5 b, 7 c); module tcgemm's other checks (shapes
+  !> of device matrices, allocation state) blame no numbered argument and give 0.
   function tcgemm_last_error_argument() result(argument)
     integer :: argument
     if (module_failed) then
