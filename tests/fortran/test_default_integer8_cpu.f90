@@ -31,6 +31,7 @@ program test_default_integer8_cpu
   call test_allocation()
   call test_copies_and_deallocation()
   call test_real32_device_matrices()
+  call test_device_batches()
   call test_synchronize_register_workspace()
   call test_configurations()
   call test_families()
@@ -343,6 +344,89 @@ contains
     call tcgemm_device_deallocate(v, stat=stat)
     call expect(stat == 0 .and. .not. tcgemm_device_allocated(v), 'real32 deallocate a view')
   end subroutine test_real32_device_matrices
+
+  !> Batches of device matrices and the device form of tcgemm_dgemm_batched: sizes, ld, stride
+  !> and stat of the caller's kind (and int32 sizes or ld with an int64 stat); refused calls get
+  !> handles over host memory, calls that pass get real (or empty) batches.
+  subroutine test_device_batches()
+    type(tcgemm_device_batch) :: a, b, c, d, empty
+    type(tcgemm_device_matrix) :: shared
+    real(real64) :: host(4, 3, 2), wrong(4, 3, 3)
+    integer :: stat
+    character(len=512) :: errmsg
+
+    print '(a)', 'device batches and the device tcgemm_dgemm_batched, int64 stat'
+    host = 1.0_real64
+    call tcgemm_device_allocate(d, 5, 3, 2, ld=4, stat=stat, errmsg=errmsg)
+    call expect_error('batch rows, cols, count, ld = 4 < rows', stat, &
+                      TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, 'ld = 4 must be >= max(1, rows) = 5')
+    call tcgemm_device_allocate(d, 4_int32, 3_int32, -1_int32, stat=stat, errmsg=errmsg)
+    call expect_error('batch int32 count = -1, int64 stat', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'count = -1 must be >= 0')
+    call tcgemm_device_allocate(d, 5, 3, 2, stride=14, stat=stat, errmsg=errmsg)
+    call expect_error('batch stride = 14 < ld * cols', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'stride = 14 must be >= ld * cols = 15')
+    call tcgemm_device_allocate(d, source=host, ld=3, stat=stat, errmsg=errmsg)
+    call expect_error('batch source=, int64 ld = 3 < rows', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'ld = 3 must be >= max(1, rows) = 4')
+    call tcgemm_device_allocate(d, mold=host, ld=2_int32, stat=stat, errmsg=errmsg)
+    call expect_error('batch mold=, int32 ld = 2, int64 stat', stat, &
+                      TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, 'ld = 2 must be >= max(1, rows) = 4')
+    call expect(logical(.not. tcgemm_device_allocated(d)), 'refused batches: nothing allocated')
+
+    ! Empty batches need no GPU: int64 ld and stride without stat, int32 sizes with an int64 stat.
+    call tcgemm_device_allocate(empty, 4, 3, 0, ld=6, stride=20)
+    call expect(empty%ld == 6 .and. empty%stride == 20 .and. empty%count == 0, &
+                'batch 4x3 x 0, int64 ld and stride, no stat')
+    call tcgemm_device_deallocate(empty, stat)
+    stat = -1
+    call tcgemm_device_allocate(empty, 0_int32, 3_int32, 5_int32, 2_int32, stat=stat)
+    call expect(stat == 0 .and. empty%ld == 2 .and. empty%stride == 6, &
+                'batch 0x3 x 5, int32 sizes and ld, int64 stat')
+    call tcgemm_device_deallocate(empty, stat=stat)
+    call expect(stat == 0, 'deallocate an empty batch, int64 stat')
+    stat = -1
+    call tcgemm_device_allocate(d, mold=host, stat=stat, errmsg=errmsg)
+    call expect(stat == device_outcome() .and. tcgemm_device_allocated(d) .eqv. have_gpu, &
+                'batch mold= 4x3x2: NO_DEVICE without a GPU, memory with one ' // trim(errmsg))
+    call tcgemm_device_deallocate(d, stat=stat)
+    call expect(stat == 0, 'deallocate it, int64 stat')
+
+    ! Copies and products refused before the GPU (handles over host memory).
+    d = tcgemm_device_batch(c_loc(fake_storage), 4, 3, 4, 12, 2)
+    call tcgemm_copy(wrong, d, stat=stat, errmsg=errmsg)
+    call expect_error('batch upload 4x3x3 to 4x3 x 2', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'host array is 4x3x3')
+    call tcgemm_copy(d, wrong, stat, errmsg)
+    call expect_error('batch download, positional stat', stat, TCGEMM_ERROR_INVALID_ARGUMENT, &
+                      errmsg, 'host array is 4x3x3')
+    a = tcgemm_device_batch(c_loc(fake_storage), 4, 4, 4, 16, 2)
+    b = tcgemm_device_batch(c_loc(fake_storage), 4, 4, 4, 16, 3)
+    c = b
+    call tcgemm_dgemm_batched('N', 'N', 1.0_real64, a, b, 0.0_real64, c, stat=stat, errmsg=errmsg)
+    call expect_error('batched: a holds 2, c 3', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'argument 4 (a): the batch holds 2 matrices, c 3')
+    call expect(tcgemm_last_error_argument() == 4, 'batched count of a: argument 4')
+    shared = tcgemm_device_matrix(c_loc(fake_storage), 4, 5, 4)
+    call tcgemm_dgemm_batched('N', 'N', 1.0_real64, shared, b, 0.0_real64, c, c_null_ptr, stat, &
+                              errmsg)
+    call expect_error('batched: shared a 4x5, positional stream and stat', stat, &
+                      TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, 'op(A) is 4x5')
+    call tcgemm_dgemm_batched('N', 'T', 1.0_real64, b, shared, 0.0_real64, c, stat=stat, &
+                              errmsg=errmsg)
+    call expect_error('batched: shared b 4x5', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'op(B) is 5x4')
+    call tcgemm_dgemm_batched('Z', 'N', 1.0_real64, b, b, 0.0_real64, c, stat=stat, errmsg=errmsg)
+    call expect_error('batched: transa = Z', stat, TCGEMM_ERROR_INVALID_ARGUMENT, errmsg, &
+                      'argument 1 (transa)')
+    ! A batch of 0 matrices returns without a GPU, stat or not.
+    stat = -1
+    call tcgemm_device_allocate(empty, 4, 4, 0)
+    call tcgemm_dgemm_batched('T', 'N', 1.0_real64, empty, empty, 0.0_real64, empty, stat=stat)
+    call expect(stat == 0, 'batched: 0 matrices, int64 stat')
+    call tcgemm_dgemm_batched('N', 'N', 1.0_real64, empty, empty, 1.0_real64, empty)
+    call expect(.true., 'batched: 0 matrices without stat returns')
+  end subroutine test_device_batches
 
   subroutine test_synchronize_register_workspace()
     real(real64), target :: x(16), y(4, 4)

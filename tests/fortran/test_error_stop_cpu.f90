@@ -52,6 +52,19 @@ program test_error_stop_cpu
       type(tcgemm_device_matrix) :: d
       call tcgemm_device_allocate(d, source=a, ld=2)
     end block
+  case ('batched_device_count')
+    block
+      type(tcgemm_device_batch) :: ab, bb, cb
+      ab = tcgemm_device_batch(c_loc(storage), 4, 4, 4, 16, 2)
+      bb = tcgemm_device_batch(c_loc(storage), 4, 4, 4, 16, 3)
+      cb = bb
+      call tcgemm_dgemm_batched('N', 'N', 1.0_real64, ab, bb, 0.0_real64, cb)
+    end block
+  case ('batch_allocate_stride')
+    block
+      type(tcgemm_device_batch) :: d
+      call tcgemm_device_allocate(d, 5, 3, 2, stride=14)
+    end block
   case default
     write (error_unit, '(a)') 'unknown case: ' // trim(which)
     stop 2
