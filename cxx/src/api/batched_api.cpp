@@ -96,13 +96,7 @@ bool batch_on_sm90(const GemmProblem& p, bool arrays, const DeviceContext& ctx, 
   static const int64_t min_size = env_int("TCGEMM_BATCHED_SM90_MIN_SIZE", 1, INT64_MAX, kSm90BatchMinSize);
   const int64_t size = p.m > p.n ? p.m : p.n;
   if (size < min_size) return false;
-  const Sm90Shape& s = kSm90Shapes[size <= kBatchedMaxSize ? find_sm90_shape(64, 64, 16) : kSm90DefaultShape];
-  *cfg = tcgemm_config{};
-  cfg->family = TCGEMM_FAMILY_SM90_MMA;
-  cfg->tile_m = s.tile_m;
-  cfg->tile_n = s.tile_n;
-  cfg->tile_k = s.tile_k;
-  cfg->stages = s.default_stages;
+  *cfg = sm90_shape_config(kSm90Shapes[size <= kBatchedMaxSize ? find_sm90_shape(64, 64, 16) : kSm90DefaultShape]);
   return true;
 }
 

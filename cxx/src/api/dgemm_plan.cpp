@@ -89,11 +89,7 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   const bool tn = transa == 'T' && transb == 'N';
   const Sm90Shape& s = kSm90Shapes[shape_index];
   tcgemm_plan p{};
-  p.config.family = TCGEMM_FAMILY_SM90_MMA;
-  p.config.tile_m = s.tile_m;
-  p.config.tile_n = s.tile_n;
-  p.config.tile_k = s.tile_k;
-  p.config.stages = s.default_stages;
+  p.config = sm90_shape_config(s);
   const Sm90Split split = sm90_split(k, requested_slices, s.tile_k);
   p.config.k_splits = split.slices > 1 ? static_cast<int32_t>(requested_slices) : 0;
   p.k_slices = split.slices;

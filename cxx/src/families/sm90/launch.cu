@@ -6,8 +6,8 @@
 // split-K instances of the three forms other than 'T','T' (6 kernels).
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <utility>
 
 #include "core/device.hpp"
@@ -132,18 +132,16 @@ tcgemm_status launch_batch_shape(const GemmProblem& p, int64_t batch, int64_t st
   return TCGEMM_SUCCESS;
 }
 
-using ShapeLauncher = tcgemm_status (*)(const GemmProblem&, const tcgemm_config&, const DeviceContext&,
-                                        cudaStream_t);
-using BatchLauncher = tcgemm_status (*)(const GemmProblem&, int64_t, int64_t, int64_t, int64_t,
-                                        const tcgemm_config&, const DeviceContext&, cudaStream_t);
-template <size_t... I>
-constexpr auto make_batch_launchers(std::index_sequence<I...>) {
-  return std::array<BatchLauncher, sizeof...(I)>{&launch_batch_shape<static_cast<int>(I)>...};
-}
-constexpr auto kBatchLaunchers = make_batch_launchers(std::make_index_sequence<kSm90ShapeCount>{});
+// One entry per kSm90Shapes entry: its one-product and strided-batch launchers.
+struct ShapeLaunchers {
+  tcgemm_status (*one)(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
+  tcgemm_status (*batch)(const GemmProblem&, int64_t, int64_t, int64_t, int64_t, const tcgemm_config&,
+                         const DeviceContext&, cudaStream_t);
+};
 template <size_t... I>
 constexpr auto make_shape_launchers(std::index_sequence<I...>) {
-  return std::array<ShapeLauncher, sizeof...(I)>{&launch_shape<static_cast<int>(I)>...};
+  return std::array<ShapeLaunchers, sizeof...(I)>{
+      ShapeLaunchers{&launch_shape<static_cast<int>(I)>, &launch_batch_shape<static_cast<int>(I)>}...};
 }
 constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
 
@@ -176,14 +174,14 @@ bool sm90_code_available(const DeviceContext& ctx) {
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
                               cudaStream_t stream) {
   // cfg passed validation: (tile_m, tile_n, tile_k) is one of the table's entries, stages in its range.
-  return kShapeLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)](p, cfg, ctx, stream);
+  return kShapeLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)].one(p, cfg, ctx, stream);
 }
 
 tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, int64_t stride_a, int64_t stride_b,
                                           int64_t stride_c, const tcgemm_config& cfg, const DeviceContext& ctx,
                                           cudaStream_t stream) {
-  return kBatchLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)](p, batch, stride_a, stride_b, stride_c,
-                                                                              cfg, ctx, stream);
+  return kShapeLaunchers[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)].batch(p, batch, stride_a, stride_b,
+                                                                                     stride_c, cfg, ctx, stream);
 }
 
 }  // namespace tcgemm::detail

@@ -49,6 +49,17 @@ constexpr int sm90_blocks_per_sm(const Sm90Shape& s) {
   return blocks < 1 ? 1 : blocks;
 }
 
+// The configuration that runs shape s at its default depth, without k-splits (the plan model's candidates and
+// the batched route start from it).
+inline tcgemm_config sm90_shape_config(const Sm90Shape& s) {
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SM90_MMA;
+  c.tile_m = s.tile_m;
+  c.tile_n = s.tile_n;
+  c.tile_k = s.tile_k;
+  c.stages = s.default_stages;
+  return c;
+}
 // Index into kSm90Shapes of the entry with this block tile, or -1: the one lookup of the table.
 constexpr int find_sm90_shape(int tile_m, int tile_n, int tile_k) {
   for (int i = 0; i < kSm90ShapeCount; ++i)
