@@ -6,6 +6,7 @@
 // NaN operands, k = 0, batch = 0 and 1, and a batch of more than 2^31 C elements.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -174,6 +175,31 @@ TEST(Batched, RectangularAndDeepK) {
   for (const auto& s : shapes) {
     EXPECT_TRUE(run_batch({'N', 'N', s[0], s[1], s[2], 9, 0.75, 0.25, 1, 2}, seed++));
     EXPECT_TRUE(run_batch({'T', 'N', s[0], s[1], s[2], 4, 1.0, 0.0}, seed++));
+  }
+}
+
+// The cp.async ring of batched_small: enough products that every block of the persistent grid streams many
+// groups through its buffers, with k past one chunk (the ring then also turns within a product) and k below
+// one; products sharing a tile (sizes 2 and 4 on one 8x8 tile's diagonal) with m != n, every form, ld
+// padding, stride gaps, beta != 0 and pointer arrays. Any buffer reused too early, or a diagonal slot mixed up
+// with its neighbour, shows as elements beyond the bound.
+TEST(Batched, RingStreamsManyGroupsPerBlock) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 5000;
+  const int64_t shapes[][3] = {{2, 2, 2}, {1, 2, 9}, {2, 1, 3}, {3, 4, 4}, {4, 3, 11}, {4, 4, 1}, {6, 5, 8},
+                               {8, 8, 8},  {8, 7, 17}, {12, 12, 12}, {16, 16, 40}, {20, 20, 20}, {24, 19, 50},
+                               {32, 32, 32}, {30, 32, 70}};
+  const char* forms[] = {"NN", "TN", "NT", "TT"};
+  int f = 0;
+  for (const auto& s : shapes) {
+    const char* form = forms[f++ % 4];
+    // About three groups per resident block on a 132-SM GPU (fewer SMs: more groups per block).
+    const int64_t size = std::max(s[0], s[1]);
+    const int64_t batch = size <= 2 ? 160000 : size <= 4 ? 100000 : size <= 8 ? 24000 : size <= 16 ? 8000
+                        : size <= 24 ? 4000 : 3000;
+    EXPECT_TRUE(run_batch({form[0], form[1], s[0], s[1], s[2], batch, 1.25, 0.0}, seed++));
+    EXPECT_TRUE(run_batch({form[0], form[1], s[0], s[1], s[2], batch / 3, -0.5, 0.75, 1, 3}, seed++));
+    EXPECT_TRUE(run_batch({form[0], form[1], s[0], s[1], s[2], batch / 7, 1.0, 1.0, 0, 1, false, 0, true}, seed++));
   }
 }
 

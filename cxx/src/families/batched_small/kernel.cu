@@ -1,5 +1,6 @@
 // Family batched_small's launcher (launch.hpp): the size classes of rules.hpp, each an instance of the
 // kernel template in kernel.cuh, for strided batches and for arrays of pointers.
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "families/batched_small/kernel.cuh"
 #include "families/batched_small/launch.hpp"
@@ -11,15 +12,33 @@ using batched_small::BatchedArgs;
 
 template <int kClass, bool kArrays>
 tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
-  constexpr BatchedClass c = kBatchedClasses[kClass];
-  static_assert(batched_smem_bytes(c) <= 48 * 1024, "batched_small: within the default shared-memory limit");
-  static_assert(c.group * (c.size / 8) * (c.size / 8) % c.warps == 0, "batched_small: whole tiles per warp");
   static_assert(kClass < kBatchedClassCount, "batched_small: a class of rules.hpp");
-  auto* kernel = batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, kArrays>;
-  // Enough blocks for every SM to hold several (each loops over groups of products); at most one per group.
+  constexpr BatchedClass c = kBatchedClasses[kClass];
+  constexpr int64_t smem = batched_smem_bytes(c);
+  // Every cc 8.x part lets a block opt in to at least 99 KB; the H100's 228 KB per SM holds min_blocks of
+  // them (the reserved 1 KB per block included).
+  static_assert(smem <= 99 * 1024, "batched_small: a class's ring fits every supported GPU's per-block limit");
+  static_assert(c.min_blocks * (smem + 1024) <= 228 * 1024, "batched_small: min_blocks rings fit an H100 SM");
+  static_assert(c.tile_products() * (c.tile_size() / 8) * (c.tile_size() / 8) % c.warps == 0,
+                "batched_small: whole tiles per warp");
+  auto* kernel =
+      batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, c.stages, kArrays>;
+  TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "batched_small_kernel"));
+  // A persistent grid: as many blocks as fit on the GPU at once, each streaming its groups through its ring
+  // (a block's first copies are the only ones nothing overlaps). Occupancy asked once per instance: it
+  // depends on the architecture only, and a wrong guess costs speed, never correctness.
+  static const int per_sm = [&] {
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, c.warps * 32, smem) != cudaSuccess || n < 1) {
+      (void)cudaGetLastError();
+      n = c.min_blocks;
+    }
+    return n;
+  }();
   const int64_t groups = (a.batch + c.group - 1) / c.group;
-  const int64_t grid = groups < int64_t(ctx.sm_count) * 64 ? groups : int64_t(ctx.sm_count) * 64;
-  kernel<<<static_cast<unsigned>(grid), c.warps * 32, batched_smem_bytes(c), stream>>>(a);
+  const int64_t resident = int64_t(ctx.sm_count) * per_sm;
+  const int64_t grid = groups < resident ? groups : resident;
+  kernel<<<static_cast<unsigned>(grid), c.warps * 32, static_cast<size_t>(smem), stream>>>(a);
   TCGEMM_CHECK_LAUNCH("batched_small_kernel");
   return TCGEMM_SUCCESS;
 }
@@ -34,7 +53,13 @@ tcgemm_status launch_any(const BatchedArgs& a, const DeviceContext& ctx, cudaStr
     case 4: return launch_class<4, kArrays>(a, ctx, stream);
     case 5: return launch_class<5, kArrays>(a, ctx, stream);
     case 6: return launch_class<6, kArrays>(a, ctx, stream);
+    case 7: return launch_class<7, kArrays>(a, ctx, stream);
+    case 8: return launch_class<8, kArrays>(a, ctx, stream);
+    case 9: return launch_class<9, kArrays>(a, ctx, stream);
+    case 10: return launch_class<10, kArrays>(a, ctx, stream);
+    case 11: return launch_class<11, kArrays>(a, ctx, stream);
     default:
+      static_assert(kBatchedClassCount == 12, "batched_small: one case per class");
       return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_small: m = %lld, n = %lld past its largest size class",
                        static_cast<long long>(a.m), static_cast<long long>(a.n));
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "arch/cp_async_sm80.cuh"
 #include "families/batched_small/args.hpp"
 #include "families/batched_small/rules.hpp"
 
@@ -26,182 +27,232 @@ __device__ __forceinline__ double* c_of(const BatchedArgs& p, int64_t g) {
   else return p.C + g * p.stride_c;
 }
 
-// One operand's k-chunk of every product of the group into shared memory, as op(A) (S x KC, column-major,
-// leading dimension S + 2) or op(B) (KC x S, column-major, leading dimension KC + 2). Threads walk the
-// stored operand in its memory order (kKkFast: k is its contiguous index) so that loads are coalesced and a
-// batch of dense matrices reads as one stream; elements past m, n or k are zeros.
+// The compile-time shape of a class (rules.hpp), as template parameters.
+template <int S, int KC, int GROUP, int WARPS>
+struct Shape {
+  static constexpr int kP = S <= 4 ? 8 / S : 1;              // products on one tile's diagonal
+  static constexpr int kTS = S <= 4 ? 8 : (S + 7) / 8 * 8;   // extent of a staged tile-product
+  static constexpr int kGT = GROUP / kP;        // tile-products per group
+  static constexpr int kThreads = WARPS * 32;
+  static constexpr int kLdA = kTS + 2;          // staged op(A): kTS x KC, column-major
+  static constexpr int kLdB = KC + 2;           // staged op(B): KC x kTS, column-major
+  static constexpr int kStageA = kGT * KC * kLdA;
+  static constexpr int kStageB = kGT * kTS * kLdB;
+  static constexpr int kStage = kStageA + kStageB;
+  static constexpr int kTilesPerWarp = kGT * (kTS / 8) * (kTS / 8) / WARPS;
+  static_assert(S % 2 == 0 && (S > 4 || 8 % S == 0), "batched_small: even sizes; 2 and 4 share tiles");
+  static_assert(kP * S == kTS || kP == 1, "batched_small: shared tiles are filled by their products");
+  static_assert(GROUP % kP == 0, "batched_small: a group fills whole shared tiles");
+  static_assert(KC % 4 == 0, "batched_small: k chunks of whole WMMA 8x8x4 steps");
+  static_assert(kGT * (kTS / 8) * (kTS / 8) % WARPS == 0, "batched_small: every warp takes as many 8x8 tiles");
+};
+
+// One operand's k-chunk of every product of the group into one ring buffer, as op(A) (product slot rows of a
+// kTS x KC tile) or op(B) (product slot columns of a KC x kTS tile). Threads walk each stored operand in its
+// memory order (kKkFast: k is its contiguous index), so a warp's copies are consecutive addresses. Copies are
+// cp.async (no registers held while in flight); elements past m, n, k or the batch are written as zeros
+// directly. A thread's copies belong to the commit group the caller closes.
 //   op(A)(i, kk) = A[i + kk lda] ('N') or A[kk + i lda] ('T');  op(B)(kk, j) = B[kk + j ldb] ('N') or
 //   B[j + kk ldb] ('T').
-template <int S, int KC, int GROUP, int THREADS, bool kArrays, bool kIsA, bool kKkFast>
-__device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0, int64_t k0, double* smem) {
+// Where two elements consecutive in memory are also consecutive in the staged layout (op(A) of 'N' and op(B)
+// of 'N': every class's fast extent, S or KC, is even, so pairs never straddle a product or a column), a
+// thread copies the pair with one 16-byte cp.async.cg when its source is 16-byte aligned. That halves the
+// copy instructions and, unlike the 8-byte form (cp.async.ca, the only one 8-byte copies have), does not
+// allocate L1 lines: with most of the SM's shared memory taken by the rings, L1 is small, and 8-byte copies
+// thrashing it held every class to the same rate of staged elements on the H100.
+template <class Sh, int S, int KC, int GROUP, bool kArrays, bool kIsA, bool kKkFast>
+__device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0, int64_t k0, double* buf) {
   constexpr int kFast = kKkFast ? KC : S;
   constexpr int kPer = S * KC;
   constexpr int kTotal = GROUP * kPer;
-  static_assert(kTotal % THREADS == 0, "batched_small: every thread stages the same number of elements");
-  constexpr int kIters = kTotal / THREADS;
+  constexpr bool kPairs = kIsA != kKkFast;  // the staged layout's contiguous index is the memory's
+  constexpr int kStep = kPairs ? 2 : 1;
+  static_assert(kFast % 2 == 0, "batched_small: pairs of consecutive elements stay within one column");
   const int64_t ld = kIsA ? p.lda : p.ldb;
   const int64_t outer = kIsA ? p.m : p.n;  // m rows of op(A), n columns of op(B)
   const int64_t k_left = p.k - k0;
-  // The smallest class issues all of a thread's loads before any of its shared-memory stores, so that each
-  // thread keeps kIters loads in flight: its products are tiny, and only many loads in flight reach HBM's
-  // bandwidth. The larger classes load and store element by element: there the register file holds their
-  // accumulators, and the registers of a batch of loads would cut the blocks per SM (measured on the H100:
-  // 16 x 16 products at 0.42 of the roofline with batched loads, 0.63 without).
-  if constexpr (S > 8) {
-    for (int e = threadIdx.x; e < kTotal; e += THREADS) {
-      const int gl = e / kPer, r = e - gl * kPer;
-      const int slow = r / kFast, fast = r - slow * kFast;
-      const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;
-      const int64_t g = g0 + gl;
-      double v = 0.0;
-      if (g < p.batch && o < outer && kk < k_left) {
-        const double* x = kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
-        v = kKkFast ? x[(k0 + kk) + o * ld] : x[o + (k0 + kk) * ld];
+  const double* x0 = nullptr;
+  if constexpr (GROUP == 1) x0 = g0 < p.batch ? (kIsA ? a_of<kArrays>(p, g0) : b_of<kArrays>(p, g0)) : nullptr;
+#pragma unroll 2
+  for (int e = threadIdx.x * kStep; e < kTotal; e += Sh::kThreads * kStep) {
+    const int gl = e / kPer, r = e - gl * kPer;
+    const int slow = r / kFast, fast = r - slow * kFast;
+    const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;  // o: i of op(A) or j of op(B)
+    const int tg = gl / Sh::kP, q = gl - tg * Sh::kP;                 // tile-product and diagonal slot
+    const int oo = q * S + o;                                         // row of op(A), column of op(B)
+    double* dst = kIsA ? buf + tg * KC * Sh::kLdA + kk * Sh::kLdA + oo : buf + tg * Sh::kTS * Sh::kLdB + oo * Sh::kLdB + kk;
+    const int64_t g = g0 + gl;
+    const bool in_batch = g < p.batch;
+    // One product per group (the large classes): its pointer is the same for every element.
+    const double* x = !in_batch ? nullptr : GROUP == 1 ? x0 : kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
+    const double* src = kKkFast ? x + (k0 + kk) + o * ld : x + o + (k0 + kk) * ld;
+    const bool v0 = in_batch && o < outer && kk < k_left;
+    if constexpr (kPairs) {
+      // The second element: the next k ('N' B) or the next row ('N' A).
+      const bool v1 = in_batch && (kKkFast ? o < outer && kk + 1 < k_left : o + 1 < outer && kk < k_left);
+      if (v0 && v1 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
+        arch::cp_async<16, arch::Clobber::kMemory>(dst, src);
+      } else {
+        if (v0) arch::cp_async<8, arch::Clobber::kMemory>(dst, src);
+        else dst[0] = 0.0;
+        if (v1) arch::cp_async<8, arch::Clobber::kMemory>(dst + 1, src + 1);
+        else dst[1] = 0.0;
       }
-      if (kIsA) smem[gl * KC * (S + 2) + kk * (S + 2) + o] = v;
-      else smem[gl * S * (KC + 2) + o * (KC + 2) + kk] = v;
-    }
-  } else {
-    double v[kIters];
-#pragma unroll
-    for (int it = 0; it < kIters; ++it) {
-      const int e = threadIdx.x + it * THREADS;
-      const int gl = e / kPer, r = e - gl * kPer;
-      const int slow = r / kFast, fast = r - slow * kFast;
-      const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;  // o: i of op(A) or j of op(B)
-      const int64_t g = g0 + gl;
-      v[it] = 0.0;
-      if (g < p.batch && o < outer && kk < k_left) {
-        const double* x = kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
-        v[it] = kKkFast ? x[(k0 + kk) + o * ld] : x[o + (k0 + kk) * ld];
-      }
-    }
-#pragma unroll
-    for (int it = 0; it < kIters; ++it) {
-      const int e = threadIdx.x + it * THREADS;
-      const int gl = e / kPer, r = e - gl * kPer;
-      const int slow = r / kFast, fast = r - slow * kFast;
-      const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;
-      if (kIsA) smem[gl * KC * (S + 2) + kk * (S + 2) + o] = v[it];
-      else smem[gl * S * (KC + 2) + o * (KC + 2) + kk] = v[it];
+    } else {
+      if (v0) arch::cp_async<8, arch::Clobber::kMemory>(dst, src);
+      else *dst = 0.0;
     }
   }
 }
-template <int S, int KC, int GROUP, int THREADS, bool kArrays, bool kIsA>
-__device__ __forceinline__ void stage(const BatchedArgs& p, int64_t g0, int64_t k0, double* smem) {
+template <class Sh, int S, int KC, int GROUP, bool kArrays, bool kIsA>
+__device__ __forceinline__ void stage(const BatchedArgs& p, int64_t g0, int64_t k0, double* buf) {
   // k is contiguous in A^T ('T') and in B ('N').
   const bool kk_fast = kIsA ? p.trans_a : !p.trans_b;
-  if (kk_fast) stage_in_order<S, KC, GROUP, THREADS, kArrays, kIsA, true>(p, g0, k0, smem);
-  else stage_in_order<S, KC, GROUP, THREADS, kArrays, kIsA, false>(p, g0, k0, smem);
+  if (kk_fast) stage_in_order<Sh, S, KC, GROUP, kArrays, kIsA, true>(p, g0, k0, buf);
+  else stage_in_order<Sh, S, KC, GROUP, kArrays, kIsA, false>(p, g0, k0, buf);
 }
 
-// Which 8x8 tile of which product of the group is warp `warp`'s t-th. With more products than warps (the
-// smallest class) a warp's tiles are whole products, dealt round-robin. Otherwise each product's
-// warps split its (S/8) x (S/8) tiles into RB x CB blocks, one a warp, so that a warp's k step loads RB
-// fragments of A and CB of B for RB CB products (register blocking: fewer shared-memory loads per MMA).
-template <int S, int GROUP, int WARPS, int RB, int CB>
-__device__ __forceinline__ void tile_of(int warp, int t, int* gl, int* ti, int* tj) {
-  constexpr int kT = S / 8;
-  if constexpr (GROUP > WARPS) {
+// Which 8x8 tile of which tile-product of the group is warp `warp`'s t-th. With more tile-products than
+// warps a warp's tiles are whole tile-products, dealt round-robin. Otherwise each product's warps split its
+// (S/8) x (S/8) tiles into RB x CB blocks, one a warp, so that a warp's k step loads RB fragments of A and CB
+// of B for RB CB products (register blocking: fewer shared-memory loads per MMA).
+template <int TS, int GT, int WARPS, int RB, int CB>
+__device__ __forceinline__ void tile_of(int warp, int t, int* gt, int* ti, int* tj) {
+  constexpr int kT = TS / 8;
+  if constexpr (GT > WARPS) {
     const int tile = warp + t * WARPS;
-    *gl = tile / (kT * kT);
-    const int r = tile - *gl * kT * kT;
+    *gt = tile / (kT * kT);
+    const int r = tile - *gt * kT * kT;
     *ti = r % kT;
     *tj = r / kT;
   } else {
-    constexpr int kWarpsPerProduct = WARPS / GROUP;
+    constexpr int kWarpsPerProduct = WARPS / GT;
     static_assert((kT / RB) * (kT / CB) == kWarpsPerProduct, "batched_small: the warps' blocks tile a product");
     const int wi = warp % kWarpsPerProduct;
-    *gl = warp / kWarpsPerProduct;
+    *gt = warp / kWarpsPerProduct;
     *ti = (wi % (kT / RB)) * RB + t % RB;
     *tj = (wi / (kT / RB)) * CB + t / RB;
   }
 }
 
-template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, bool kArrays>
+// The block's work is a sequence of items (its groups g0 = (blockIdx.x + i gridDim.x) GROUP, each in k-chunks
+// of KC); item w is staged into ring buffer w % STAGES while item w - STAGES + 1 is multiplied.
+template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, int STAGES, bool kArrays>
 __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
-  constexpr int kTilesPerProduct = (S / 8) * (S / 8);
-  constexpr int kTiles = GROUP * kTilesPerProduct;
-  static_assert(kTiles % WARPS == 0, "batched_small: every warp takes the same number of 8x8 tiles");
-  static_assert(S % 8 == 0 && KC % 4 == 0, "batched_small: 8x8 tiles, k steps of 4 (WMMA 8x8x4)");
-  constexpr int kTilesPerWarp = kTiles / WARPS;
+  using Sh = Shape<S, KC, GROUP, WARPS>;
+  static_assert(STAGES >= 2, "batched_small: a ring of at least two buffers");
+  constexpr int kTPW = Sh::kTilesPerWarp;
+  constexpr int kTS = Sh::kTS, kGT = Sh::kGT, kP = Sh::kP;
   extern __shared__ __align__(32) double smem[];
-  double* a_s = smem;
-  double* b_s = a_s + GROUP * KC * (S + 2);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  double* scratch = b_s + GROUP * S * (KC + 2) + warp * 64;
+  double* scratch = smem + STAGES * Sh::kStage + warp * 64;
 
-  for (int64_t g0 = int64_t(blockIdx.x) * GROUP; g0 < p.batch; g0 += int64_t(gridDim.x) * GROUP) {
-    wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kTilesPerWarp];
+  const int64_t groups = (p.batch + GROUP - 1) / GROUP;
+  const int64_t my_groups = blockIdx.x < groups ? (groups - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int64_t nk = (p.k + KC - 1) / KC;
+  const int64_t items = my_groups * nk;
+  auto group_start = [&](int64_t w) { return (int64_t(blockIdx.x) + (w / nk) * gridDim.x) * GROUP; };
+  auto issue = [&](int64_t w) {
+    if (w < items) {
+      const int64_t g0 = group_start(w), k0 = (w % nk) * KC;
+      double* buf = smem + (w % STAGES) * Sh::kStage;
+      stage<Sh, S, KC, GROUP, kArrays, true>(p, g0, k0, buf);
+      stage<Sh, S, KC, GROUP, kArrays, false>(p, g0, k0, buf + Sh::kStageA);
+    }
+    arch::cp_async_commit<arch::Clobber::kMemory>();  // possibly empty: one group per item keeps the count
+  };
+  if constexpr (kP == 1 && S < kTS) {
+    // Rows S..kTS-1 of every staged op(A) and columns S..kTS-1 of every op(B): zeros that no copy overwrites
+    // (the first barrier of the loop orders these stores before any fragment load).
+    constexpr int kPad = kTS - S;
+    for (int e = threadIdx.x; e < STAGES * kGT * KC * kPad; e += Sh::kThreads) {
+      const int row = S + e % kPad, rest = e / kPad, kk = rest % KC, tile = rest / KC;  // tile: stage * kGT + tg
+      double* a_s = smem + (tile / kGT) * Sh::kStage + (tile % kGT) * KC * Sh::kLdA;
+      double* b_s = smem + (tile / kGT) * Sh::kStage + Sh::kStageA + (tile % kGT) * kTS * Sh::kLdB;
+      a_s[kk * Sh::kLdA + row] = 0.0;
+      b_s[row * Sh::kLdB + kk] = 0.0;
+    }
+  }
 #pragma unroll
-    for (int t = 0; t < kTilesPerWarp; ++t) wmma::fill_fragment(acc[t], 0.0);
-    for (int64_t k0 = 0; k0 < p.k; k0 += KC) {
-      __syncthreads();  // the previous chunk's (or group's) tiles are no longer read
-      stage<S, KC, GROUP, WARPS * 32, kArrays, true>(p, g0, k0, a_s);
-      stage<S, KC, GROUP, WARPS * 32, kArrays, false>(p, g0, k0, b_s);
-      __syncthreads();
-      const int steps = static_cast<int>((p.k - k0 < KC ? p.k - k0 : KC) + 3) / 4;
-      if constexpr (GROUP > WARPS) {
+  for (int s = 0; s < STAGES - 1; ++s) issue(s);
+
+  wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kTPW];
+  for (int64_t w = 0; w < items; ++w) {
+    arch::cp_async_wait<STAGES - 2>();  // this thread's copies of item w have landed
+    __syncthreads();                   // everyone's have; and item w - 1's buffer is no longer read
+    issue(w + STAGES - 1);
+    const int64_t g0 = group_start(w), chunk = w % nk, k0 = chunk * KC;
+    const double* a_s = smem + (w % STAGES) * Sh::kStage;
+    const double* b_s = a_s + Sh::kStageA;
+    if (chunk == 0) {
 #pragma unroll
-        for (int t = 0; t < kTilesPerWarp; ++t) {
-          int gl, ti, tj;
-          tile_of<S, GROUP, WARPS, RB, CB>(warp, t, &gl, &ti, &tj);
-          if (g0 + gl >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;  // warp-uniform
-          const double* a_tile = a_s + gl * KC * (S + 2) + ti * 8;
-          const double* b_tile = b_s + gl * S * (KC + 2) + tj * 8 * (KC + 2);
-          for (int s = 0; s < steps; ++s) {
-            wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
-            wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
-            wmma::load_matrix_sync(fa, a_tile + s * 4 * (S + 2), S + 2);
-            wmma::load_matrix_sync(fb, b_tile + s * 4, KC + 2);
-            wmma::mma_sync(acc[t], fa, fb, acc[t]);
-          }
+      for (int t = 0; t < kTPW; ++t) wmma::fill_fragment(acc[t], 0.0);
+    }
+    const int steps = static_cast<int>((p.k - k0 < KC ? p.k - k0 : KC) + 3) / 4;
+    if constexpr (kGT > WARPS) {
+#pragma unroll
+      for (int t = 0; t < kTPW; ++t) {
+        int gt, ti, tj;
+        tile_of<kTS, kGT, WARPS, RB, CB>(warp, t, &gt, &ti, &tj);
+        if (g0 + gt * kP >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;  // warp-uniform
+        const double* a_tile = a_s + gt * KC * Sh::kLdA + ti * 8;
+        const double* b_tile = b_s + gt * kTS * Sh::kLdB + tj * 8 * Sh::kLdB;
+        for (int s = 0; s < steps; ++s) {
+          wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa;
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb;
+          wmma::load_matrix_sync(fa, a_tile + s * 4 * Sh::kLdA, Sh::kLdA);
+          wmma::load_matrix_sync(fb, b_tile + s * 4, Sh::kLdB);
+          wmma::mma_sync(acc[t], fa, fb, acc[t]);
         }
-      } else {
-        static_assert(RB * CB == kTilesPerWarp, "batched_small: a warp's tiles are one RB x CB block");
-        int gl, ti0, tj0;
-        tile_of<S, GROUP, WARPS, RB, CB>(warp, 0, &gl, &ti0, &tj0);
-        if (g0 + gl < p.batch && ti0 * 8 < p.m && tj0 * 8 < p.n) {  // warp-uniform
-          const double* a_blk = a_s + gl * KC * (S + 2) + ti0 * 8;
-          const double* b_blk = b_s + gl * S * (KC + 2) + tj0 * 8 * (KC + 2);
-          for (int s = 0; s < steps; ++s) {
-            wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa[RB];
-            wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb[CB];
+      }
+    } else {
+      static_assert(RB * CB == kTPW, "batched_small: a warp's tiles are one RB x CB block");
+      int gt, ti0, tj0;
+      tile_of<kTS, kGT, WARPS, RB, CB>(warp, 0, &gt, &ti0, &tj0);
+      if (g0 + gt * kP < p.batch && ti0 * 8 < p.m && tj0 * 8 < p.n) {  // warp-uniform
+        const double* a_blk = a_s + gt * KC * Sh::kLdA + ti0 * 8;
+        const double* b_blk = b_s + gt * kTS * Sh::kLdB + tj0 * 8 * Sh::kLdB;
+        for (int s = 0; s < steps; ++s) {
+          wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::col_major> fa[RB];
+          wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> fb[CB];
 #pragma unroll
-            for (int r = 0; r < RB; ++r) wmma::load_matrix_sync(fa[r], a_blk + r * 8 + s * 4 * (S + 2), S + 2);
+          for (int r = 0; r < RB; ++r) wmma::load_matrix_sync(fa[r], a_blk + r * 8 + s * 4 * Sh::kLdA, Sh::kLdA);
 #pragma unroll
-            for (int c = 0; c < CB; ++c) wmma::load_matrix_sync(fb[c], b_blk + c * 8 * (KC + 2) + s * 4, KC + 2);
-            // Tiles of the block past m or n multiply zeros (staged as such) and are not written.
+          for (int c = 0; c < CB; ++c) wmma::load_matrix_sync(fb[c], b_blk + c * 8 * Sh::kLdB + s * 4, Sh::kLdB);
+          // Tiles of the block past m or n multiply zeros (staged as such) and are not written.
 #pragma unroll
-            for (int c = 0; c < CB; ++c)
+          for (int c = 0; c < CB; ++c)
 #pragma unroll
-              for (int r = 0; r < RB; ++r) wmma::mma_sync(acc[r + c * RB], fa[r], fb[c], acc[r + c * RB]);
-          }
+            for (int r = 0; r < RB; ++r) wmma::mma_sync(acc[r + c * RB], fa[r], fb[c], acc[r + c * RB]);
         }
       }
     }
-    // Each tile through the warp's scratch: C = alpha acc + beta C inside the product's m x n.
+    if (chunk != nk - 1) continue;
+    // Each tile through the warp's scratch: C = alpha acc + beta C inside each product's m x n. A shared tile
+    // (kP > 1) holds its products' results on the diagonal: product q's (i, j) at (q S + i, q S + j).
 #pragma unroll
-    for (int t = 0; t < kTilesPerWarp; ++t) {
-      int gl, ti, tj;
-      tile_of<S, GROUP, WARPS, RB, CB>(warp, t, &gl, &ti, &tj);
-      const int64_t g = g0 + gl;
-      if (g >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;
+    for (int t = 0; t < kTPW; ++t) {
+      int gt, ti, tj;
+      tile_of<kTS, kGT, WARPS, RB, CB>(warp, t, &gt, &ti, &tj);
+      if (g0 + gt * kP >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;
       wmma::store_matrix_sync(scratch, acc[t], 8, wmma::mem_col_major);
       __syncwarp();
-      double* c = c_of<kArrays>(p, g);
-      for (int e = lane; e < 64; e += 32) {
-        const int i = ti * 8 + (e & 7), j = tj * 8 + (e >> 3);
-        if (i < p.m && j < p.n) {
-          double* cij = c + i + int64_t(j) * p.ldc;
-          const double v = p.alpha * scratch[e];
+      constexpr int kPerProduct = kP > 1 ? S * S : 64;
+      for (int e = lane; e < kP * kPerProduct; e += 32) {
+        const int q = e / kPerProduct, r = e - q * kPerProduct;
+        const int i = kP > 1 ? r % S : ti * 8 + (r & 7), j = kP > 1 ? r / S : tj * 8 + (r >> 3);
+        const int64_t g = g0 + gt * kP + q;
+        if (g < p.batch && i < p.m && j < p.n) {
+          double* cij = c_of<kArrays>(p, g) + i + int64_t(j) * p.ldc;
+          const double v = p.alpha * (kP > 1 ? scratch[(q * S + i) + (q * S + j) * 8] : scratch[r]);
           *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
         }
       }
       __syncwarp();
     }
   }
+  arch::cp_async_wait<0>();  // no copy outlives the block (the trailing groups are empty)
 }
 
 // C = beta C for every product (alpha = 0 or k = 0); beta = 0 writes zeros without reading C.
