@@ -56,51 +56,84 @@ struct Shape {
 //   B[j + kk ldb] ('T').
 // Where two elements consecutive in memory are also consecutive in the staged layout (op(A) of 'N' and op(B)
 // of 'N': every class's fast extent, S or KC, is even, so pairs never straddle a product or a column), a
-// thread copies the pair with one 16-byte cp.async.cg when its source is 16-byte aligned. That halves the
-// copy instructions and, unlike the 8-byte form (cp.async.ca, the only one 8-byte copies have), does not
-// allocate L1 lines: with most of the SM's shared memory taken by the rings, L1 is small, and 8-byte copies
-// thrashing it held every class to the same rate of staged elements on the H100.
+// thread copies the pair with one 16-byte cp.async.cg when its source is 16-byte aligned: half the copy
+// instructions, and no L1 lines allocated (the 8-byte form, cp.async.ca, is the only one 8-byte copies have).
+//
+// A copy unit (a pair, or one element) is addressed by a slot of the product's S x KC grid. Each thread owns the
+// same slots of every product it stages (kSlotThreads threads share one product's slots; kLanes products are
+// staged side by side), so what a slot's address needs from m, n, k, ld and its position is worked out once
+// per chunk, and a product costs a pointer and a batch check: staging is instruction-bound otherwise (the
+// smallest classes issued from every scheduler more than half the time at a fraction of HBM's bandwidth).
 template <class Sh, int S, int KC, int GROUP, bool kArrays, bool kIsA, bool kKkFast>
 __device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0, int64_t k0, double* buf) {
   constexpr int kFast = kKkFast ? KC : S;
-  constexpr int kPer = S * KC;
-  constexpr int kTotal = GROUP * kPer;
   constexpr bool kPairs = kIsA != kKkFast;  // the staged layout's contiguous index is the memory's
   constexpr int kStep = kPairs ? 2 : 1;
   static_assert(kFast % 2 == 0, "batched_small: pairs of consecutive elements stay within one column");
+  constexpr int kSlots = S * KC / kStep;  // copy units per product
+  constexpr int kSlotThreads = kSlots < Sh::kThreads ? kSlots : Sh::kThreads;
+  constexpr int kLanes = Sh::kThreads / kSlotThreads;  // products staged side by side
+  constexpr int kInner = (kSlots + kSlotThreads - 1) / kSlotThreads;
+  const int lane = threadIdx.x / kSlotThreads, slot0 = threadIdx.x - lane * kSlotThreads;
+  if (lane >= kLanes) return;  // threads past the last whole lane (kThreads not a multiple of kSlots)
   const int64_t ld = kIsA ? p.lda : p.ldb;
   const int64_t outer = kIsA ? p.m : p.n;  // m rows of op(A), n columns of op(B)
   const int64_t k_left = p.k - k0;
-  const double* x0 = nullptr;
-  if constexpr (GROUP == 1) x0 = g0 < p.batch ? (kIsA ? a_of<kArrays>(p, g0) : b_of<kArrays>(p, g0)) : nullptr;
-#pragma unroll 2
-  for (int e = threadIdx.x * kStep; e < kTotal; e += Sh::kThreads * kStep) {
-    const int gl = e / kPer, r = e - gl * kPer;
-    const int slow = r / kFast, fast = r - slow * kFast;
+  // This thread's i-th slot: offsets in the source matrix and in the staged tile, and which elements exist.
+  struct Slot {
+    int64_t src;
+    int dst;
+    bool v0, v1, mine;
+  };
+  auto slot_of = [&](int i) {
+    const int u = (slot0 + i * kSlotThreads) * kStep;
+    const int slow = u / kFast, fast = u - slow * kFast;
     const int kk = kKkFast ? fast : slow, o = kKkFast ? slow : fast;  // o: i of op(A) or j of op(B)
-    const int tg = gl / Sh::kP, q = gl - tg * Sh::kP;                 // tile-product and diagonal slot
-    const int oo = q * S + o;                                         // row of op(A), column of op(B)
-    double* dst = kIsA ? buf + tg * KC * Sh::kLdA + kk * Sh::kLdA + oo : buf + tg * Sh::kTS * Sh::kLdB + oo * Sh::kLdB + kk;
+    Slot t;
+    t.mine = kSlots % kSlotThreads == 0 || u < S * KC;
+    t.src = kKkFast ? (k0 + kk) + o * ld : o + (k0 + kk) * ld;
+    t.dst = kIsA ? kk * Sh::kLdA + o : o * Sh::kLdB + kk;
+    t.v0 = o < outer && kk < k_left;
+    // The pair's second element: the next k ('N' B) or the next row ('N' A).
+    t.v1 = kKkFast ? o < outer && kk + 1 < k_left : o + 1 < outer && kk < k_left;
+    return t;
+  };
+  // Worked out once per chunk where a thread has one slot of each of several products (the small classes);
+  // per product otherwise (more slots would hold more registers than they save instructions).
+  constexpr bool kHoist = kInner == 1 && GROUP > 1;
+  Slot hoisted{};
+  if constexpr (kHoist) hoisted = slot_of(0);
+  for (int gl = lane; gl < GROUP; gl += kLanes) {
+    const int tg = gl / Sh::kP, q = gl - tg * Sh::kP;  // tile-product and diagonal slot
+    double* tile = kIsA ? buf + tg * KC * Sh::kLdA + q * S : buf + tg * Sh::kTS * Sh::kLdB + q * S * Sh::kLdB;
     const int64_t g = g0 + gl;
     const bool in_batch = g < p.batch;
-    // One product per group (the large classes): its pointer is the same for every element.
-    const double* x = !in_batch ? nullptr : GROUP == 1 ? x0 : kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
-    const double* src = kKkFast ? x + (k0 + kk) + o * ld : x + o + (k0 + kk) * ld;
-    const bool v0 = in_batch && o < outer && kk < k_left;
-    if constexpr (kPairs) {
-      // The second element: the next k ('N' B) or the next row ('N' A).
-      const bool v1 = in_batch && (kKkFast ? o < outer && kk + 1 < k_left : o + 1 < outer && kk < k_left);
-      if (v0 && v1 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
-        arch::cp_async<16, arch::Clobber::kMemory>(dst, src);
+    const double* x = nullptr;
+    if (in_batch) x = kIsA ? a_of<kArrays>(p, g) : b_of<kArrays>(p, g);
+    // Unrolled twice where the copies of several products interleave; once for a class's single product,
+    // whose accumulators already fill the register file.
+    constexpr int kUnroll = GROUP == 1 ? 1 : 2;
+#pragma unroll(kUnroll)
+    for (int i = 0; i < kInner; ++i) {
+      const Slot t = kHoist ? hoisted : slot_of(i);
+      if (!t.mine) continue;
+      double* dst = tile + t.dst;
+      const bool e0 = in_batch && t.v0;
+      if constexpr (kPairs) {
+        const bool e1 = in_batch && t.v1;
+        const double* src = x + t.src;
+        if (e0 && e1 && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
+          arch::cp_async<16, arch::Clobber::kMemory>(dst, src);
+        } else {
+          if (e0) arch::cp_async<8, arch::Clobber::kMemory>(dst, src);
+          else dst[0] = 0.0;
+          if (e1) arch::cp_async<8, arch::Clobber::kMemory>(dst + 1, src + 1);
+          else dst[1] = 0.0;
+        }
       } else {
-        if (v0) arch::cp_async<8, arch::Clobber::kMemory>(dst, src);
-        else dst[0] = 0.0;
-        if (v1) arch::cp_async<8, arch::Clobber::kMemory>(dst + 1, src + 1);
-        else dst[1] = 0.0;
+        if (e0) arch::cp_async<8, arch::Clobber::kMemory>(dst, x + t.src);
+        else *dst = 0.0;
       }
-    } else {
-      if (v0) arch::cp_async<8, arch::Clobber::kMemory>(dst, src);
-      else *dst = 0.0;
     }
   }
 }
@@ -136,7 +169,23 @@ __device__ __forceinline__ void tile_of(int warp, int t, int* gt, int* ti, int* 
 }
 
 // The block's work is a sequence of items (its groups g0 = (blockIdx.x + i gridDim.x) GROUP, each in k-chunks
-// of KC); item w is staged into ring buffer w % STAGES while item w - STAGES + 1 is multiplied.
+// of KC); item w is staged into ring buffer w % STAGES while item w - STAGES + 1 is multiplied. Two cursors
+// walk the sequence, one for the copies and one for the products: no 64-bit division per item (a software
+// routine of dozens of instructions, a large share of a small class's work).
+struct ItemCursor {
+  int64_t g0;     // first product of the item's group
+  int64_t k0;     // first k of its chunk
+  int slot;       // ring buffer
+  __device__ void advance(int64_t k, int kc, int64_t group_step, int stages) {
+    k0 += kc;
+    if (k0 >= k) {
+      k0 = 0;
+      g0 += group_step;
+    }
+    slot = slot + 1 == stages ? 0 : slot + 1;
+  }
+};
+
 template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, int STAGES, bool kArrays>
 __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
@@ -148,17 +197,14 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   double* scratch = smem + STAGES * Sh::kStage + warp * 64;
 
-  const int64_t groups = (p.batch + GROUP - 1) / GROUP;
-  const int64_t my_groups = blockIdx.x < groups ? (groups - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-  const int64_t nk = (p.k + KC - 1) / KC;
-  const int64_t items = my_groups * nk;
-  auto group_start = [&](int64_t w) { return (int64_t(blockIdx.x) + (w / nk) * gridDim.x) * GROUP; };
-  auto issue = [&](int64_t w) {
-    if (w < items) {
-      const int64_t g0 = group_start(w), k0 = (w % nk) * KC;
-      double* buf = smem + (w % STAGES) * Sh::kStage;
-      stage<Sh, S, KC, GROUP, kArrays, true>(p, g0, k0, buf);
-      stage<Sh, S, KC, GROUP, kArrays, false>(p, g0, k0, buf + Sh::kStageA);
+  const int64_t group_step = int64_t(gridDim.x) * GROUP;
+  ItemCursor next{int64_t(blockIdx.x) * GROUP, 0, 0};  // the next item to copy; past the batch: none
+  auto issue = [&] {
+    if (next.g0 < p.batch) {
+      double* buf = smem + next.slot * Sh::kStage;
+      stage<Sh, S, KC, GROUP, kArrays, true>(p, next.g0, next.k0, buf);
+      stage<Sh, S, KC, GROUP, kArrays, false>(p, next.g0, next.k0, buf + Sh::kStageA);
+      next.advance(p.k, KC, group_step, STAGES);
     }
     arch::cp_async_commit<arch::Clobber::kMemory>();  // possibly empty: one group per item keeps the count
   };
@@ -175,17 +221,17 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
     }
   }
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) issue(s);
+  for (int s = 0; s < STAGES - 1; ++s) issue();
 
   wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kTPW];
-  for (int64_t w = 0; w < items; ++w) {
-    arch::cp_async_wait<STAGES - 2>();  // this thread's copies of item w have landed
-    __syncthreads();                   // everyone's have; and item w - 1's buffer is no longer read
-    issue(w + STAGES - 1);
-    const int64_t g0 = group_start(w), chunk = w % nk, k0 = chunk * KC;
-    const double* a_s = smem + (w % STAGES) * Sh::kStage;
+  for (ItemCursor cur{int64_t(blockIdx.x) * GROUP, 0, 0}; cur.g0 < p.batch; cur.advance(p.k, KC, group_step, STAGES)) {
+    arch::cp_async_wait<STAGES - 2>();  // this thread's copies of the item have landed
+    __syncthreads();                   // everyone's have; and the previous item's buffer is no longer read
+    issue();
+    const int64_t g0 = cur.g0, k0 = cur.k0;
+    const double* a_s = smem + cur.slot * Sh::kStage;
     const double* b_s = a_s + Sh::kStageA;
-    if (chunk == 0) {
+    if (k0 == 0) {
 #pragma unroll
       for (int t = 0; t < kTPW; ++t) wmma::fill_fragment(acc[t], 0.0);
     }
@@ -228,7 +274,7 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
         }
       }
     }
-    if (chunk != nk - 1) continue;
+    if (k0 + KC < p.k) continue;  // more chunks of this group
     // Each tile through the warp's scratch: C = alpha acc + beta C inside each product's m x n. A shared tile
     // (kP > 1) holds its products' results on the diagonal: product q's (i, j) at (q S + i, q S + j).
 #pragma unroll
@@ -238,15 +284,28 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
       if (g0 + gt * kP >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;
       wmma::store_matrix_sync(scratch, acc[t], 8, wmma::mem_col_major);
       __syncwarp();
-      constexpr int kPerProduct = kP > 1 ? S * S : 64;
-      for (int e = lane; e < kP * kPerProduct; e += 32) {
-        const int q = e / kPerProduct, r = e - q * kPerProduct;
-        const int i = kP > 1 ? r % S : ti * 8 + (r & 7), j = kP > 1 ? r / S : tj * 8 + (r >> 3);
-        const int64_t g = g0 + gt * kP + q;
-        if (g < p.batch && i < p.m && j < p.n) {
-          double* cij = c_of<kArrays>(p, g) + i + int64_t(j) * p.ldc;
-          const double v = p.alpha * (kP > 1 ? scratch[(q * S + i) + (q * S + j) * 8] : scratch[r]);
-          *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
+      if constexpr (kP == 1) {
+        double* c = c_of<kArrays>(p, g0 + gt) + ti * 8 + int64_t(tj * 8) * p.ldc;
+#pragma unroll
+        for (int e = lane; e < 64; e += 32) {
+          const int i = e & 7, j = e >> 3;
+          if (ti * 8 + i < p.m && tj * 8 + j < p.n) {
+            double* cij = c + i + int64_t(j) * p.ldc;
+            const double v = p.alpha * scratch[e];
+            *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
+          }
+        }
+      } else {
+        constexpr int kPerProduct = S * S;
+#pragma unroll
+        for (int e = lane; e < kP * kPerProduct; e += 32) {
+          const int q = e / kPerProduct, r = e - q * kPerProduct, i = r % S, j = r / S;
+          const int64_t g = g0 + gt * kP + q;
+          if (g < p.batch && i < p.m && j < p.n) {
+            double* cij = c_of<kArrays>(p, g) + i + int64_t(j) * p.ldc;
+            const double v = p.alpha * scratch[(q * S + i) + (q * S + j) * 8];
+            *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
+          }
         }
       }
       __syncwarp();
