@@ -256,8 +256,8 @@ tcgemm_status tcgemm_release_workspace(void);
  *     two products write the same element.
  *   tcgemm_dgemm_batched: A, B and C are device arrays of batch device pointers (as cuBLAS's batched calls);
  *     the pointers themselves are read on the device.
- * Products with m, n <= 32 run in one launch of family batched_small (several products per block, whole small
- * matrices staged in shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article). Larger
+ * Products with m, n <= 40 run in one launch of family batched_small (several products per block, whole small
+ * matrices streamed into shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article). Larger
  * products of a strided batch run on sm90_mma's kernel (cc 9.x, one grid row per product, one launch per 65535
  * products); elsewhere batched_small takes them up to 128, and pointer arrays of larger products go one by one
  * through tcgemm_dgemm. Argument numbers in messages are the prototype's (strided:

@@ -80,16 +80,17 @@ tcgemm_status validate_strided_batch(char transa, char transb, int64_t m, int64_
 
 namespace {
 
-// Strided batches whose products are larger than batched_small's 32-class (max(m, n) >= kSm90BatchMinSize) run on
-// sm90_mma's kernel, one grid row per product, where the device has its code: from there on a product has
-// enough arithmetic that the FP64 WMMA 8x8x4 instruction of batched_small (half the FP64 tensor rate on a
-// Hopper) and the padding to its 48/64/128 classes limit it, while sm90_mma's mma.sync.m16n8k8 runs at the
-// full rate. Blocks of 64 x 64 up to 128, 128 x 64 beyond. Measured on the H100 (bench/results/
-// 2026-11-24-h100-batched, "The sm90_mma route"): 48^3 0.60 -> 0.99 x cuBLAS, 64^3 0.66 -> 1.01, 128^3 0.36 ->
-// 1.00, 33x8x70 0.46 -> 0.65, 256^3 (one tcgemm_dgemm per product before) 0.07 -> 0.93; at 32^3 and below
-// batched_small is ahead (0.86 against 0.62 at 32^3). TCGEMM_BATCHED_SM90_MIN_SIZE moves the crossover
-// (for measurements).
-constexpr int64_t kSm90BatchMinSize = 33;
+// Strided batches whose products are larger than 40 (max(m, n) >= kSm90BatchMinSize) run on sm90_mma's kernel,
+// one grid row per product, where the device has its code: from there on a product has enough arithmetic
+// that the FP64 WMMA 8x8x4 instruction of batched_small (half the FP64 tensor rate on a Hopper) and the padding
+// to its 48/64/128 classes limit it, while sm90_mma's mma.sync.m16n8k8 runs at the full rate. Blocks of 64 x
+// 64 up to 128, 128 x 64 beyond (the 128 x 64 and 128 x 128 blocks measured slower at 80, 96 and 128).
+// Measured on the H100 (bench/results/2026-11-27-h100-batched-ring): with batched_small's cp.async ring the
+// crossover moved from 33 to 41 (33^3 0.99 -> 1.14 x cuBLAS, 40^3 0.79 -> 0.83, 33x8x70 0.65 -> 0.73,
+// 40x16x40 0.64 -> 0.79 on batched_small's 48-class); at 44^3 both are at 0.87-0.88, at 48^3 and 64^3 sm90_mma
+// is ahead (0.99 and 1.01 against 0.91 and 0.94). TCGEMM_BATCHED_SM90_MIN_SIZE moves the crossover (for
+// measurements).
+constexpr int64_t kSm90BatchMinSize = 41;
 
 bool batch_on_sm90(const GemmProblem& p, bool arrays, const DeviceContext& ctx, tcgemm_config* cfg) {
   if (arrays || !sm90_code_available(ctx)) return false;

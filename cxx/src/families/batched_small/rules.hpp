@@ -20,8 +20,9 @@
 //
 // Size classes by max(m, n): 2, 4, 6, 8, 12, 16, 20, 24, 32, 48, 64, 128 (a product pays for staging,
 // multiplying and writing back its padding, so the small classes are close together; a 96 class measured no
-// better than padding to 128 on the H100). On cc 9.x strided batches past the 32-class run on sm90_mma's
-// kernel instead (batched_api.cpp); products with m or n beyond 128 go one by one through tcgemm_dgemm.
+// better than padding to 128 on the H100). On cc 9.x strided batches of products larger than 40 run on
+// sm90_mma's kernel instead (batched_api.cpp); products with m or n beyond 128 go one by one through
+// tcgemm_dgemm.
 #pragma once
 
 #include <cstdint>
