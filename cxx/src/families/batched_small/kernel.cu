@@ -10,8 +10,8 @@ namespace {
 
 using batched_small::BatchedArgs;
 
-template <int kClass, bool kArrays>
-tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
+template <int kClass, bool kArrays, bool kReadC>
+tcgemm_status launch_instance(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
   static_assert(kClass < kBatchedClassCount, "batched_small: a class of rules.hpp");
   constexpr BatchedClass c = kBatchedClasses[kClass];
   constexpr int64_t smem = batched_smem_bytes(c);
@@ -22,7 +22,7 @@ tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaS
   static_assert(c.tile_products() * (c.tile_size() / 8) * (c.tile_size() / 8) % c.warps == 0,
                 "batched_small: whole tiles per warp");
   auto* kernel =
-      batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, c.stages, kArrays>;
+      batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, c.stages, kArrays, kReadC>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "batched_small_kernel"));
   // A persistent grid: as many blocks as fit on the GPU at once, each streaming its groups through its ring
   // (a block's first copies are the only ones nothing overlaps). Occupancy asked once per instance: it
@@ -41,6 +41,13 @@ tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaS
   kernel<<<static_cast<unsigned>(grid), c.warps * 32, static_cast<size_t>(smem), stream>>>(a);
   TCGEMM_CHECK_LAUNCH("batched_small_kernel");
   return TCGEMM_SUCCESS;
+}
+
+// beta != 0 reads C (its own instance: kernel.cuh); beta = 0 never does.
+template <int kClass, bool kArrays>
+tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
+  return a.beta != 0.0 ? launch_instance<kClass, kArrays, true>(a, ctx, stream)
+                       : launch_instance<kClass, kArrays, false>(a, ctx, stream);
 }
 
 template <bool kArrays>

@@ -186,7 +186,9 @@ struct ItemCursor {
   }
 };
 
-template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, int STAGES, bool kArrays>
+// kReadC: the instance for beta != 0 (C read, and prefetched where the class has the registers); the beta = 0
+// instance carries no trace of C's reads (the prefetch's registers cost the larger classes 10% otherwise).
+template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, int STAGES, bool kArrays, bool kReadC>
 __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
   using Sh = Shape<S, KC, GROUP, WARPS>;
@@ -223,17 +225,66 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) issue();
 
+  // Lane `lane`'s it-th element of tile (gt, ti, tj) in the epilogue: its C address and its place in the warp's
+  // 8x8 scratch, or false where it is outside the product's m x n (or its product past the batch). A shared
+  // tile (kP > 1) holds its products' results on the diagonal: product q's (i, j) at (q S + i, q S + j).
+  constexpr int kEpilogueElements = kP > 1 ? kP * S * S : 64;
+  constexpr int kEpilogueSteps = (kEpilogueElements + 31) / 32;
+  int64_t g0 = 0;  // the current item's first product (the loop below sets it)
+  auto c_element = [&](int gt, int ti, int tj, int it, double** cij, int* at) {
+    const int e = lane + 32 * it;
+    if (kEpilogueElements % 32 != 0 && e >= kEpilogueElements) return false;
+    if constexpr (kP == 1) {
+      const int i = e & 7, j = e >> 3;
+      if (ti * 8 + i >= p.m || tj * 8 + j >= p.n) return false;
+      *cij = c_of<kArrays>(p, g0 + gt) + (ti * 8 + i) + int64_t(tj * 8 + j) * p.ldc;
+      *at = e;
+    } else {
+      constexpr int kPerProduct = S * S;
+      const int q = e / kPerProduct, r = e - q * kPerProduct, i = r % S, j = r / S;
+      const int64_t g = g0 + gt * kP + q;
+      if (g >= p.batch || i >= p.m || j >= p.n) return false;
+      *cij = c_of<kArrays>(p, g) + i + int64_t(j) * p.ldc;
+      *at = (q * S + i) + (q * S + j) * 8;
+    }
+    return true;
+  };
+  // Classes whose warps hold few tiles keep their C values in registers between the prefetch and the epilogue:
+  // up to 8 a lane where a thread may have 85 registers, up to 18 where it may have 128 or more (not the
+  // 16-warp classes, at 64 registers a thread, nor the 128-class's 16 tiles a warp: they would spill).
+  constexpr int kThreadsPerSm = WARPS * 32 * MIN_BLOCKS;
+  constexpr bool kPrefetchC = kReadC && ((kTPW * kEpilogueSteps <= 8 && kThreadsPerSm <= 768) ||
+                                         (kTPW * kEpilogueSteps <= 18 && kThreadsPerSm <= 512));
+  double c_pre[kPrefetchC ? kTPW : 1][kPrefetchC ? kEpilogueSteps : 1];
   wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[kTPW];
   for (ItemCursor cur{int64_t(blockIdx.x) * GROUP, 0, 0}; cur.g0 < p.batch; cur.advance(p.k, KC, group_step, STAGES)) {
     arch::cp_async_wait<STAGES - 2>();  // this thread's copies of the item have landed
     __syncthreads();                   // everyone's have; and the previous item's buffer is no longer read
     issue();
-    const int64_t g0 = cur.g0, k0 = cur.k0;
+    g0 = cur.g0;
+    const int64_t k0 = cur.k0;
     const double* a_s = smem + cur.slot * Sh::kStage;
     const double* b_s = a_s + Sh::kStageA;
     if (k0 == 0) {
 #pragma unroll
       for (int t = 0; t < kTPW; ++t) wmma::fill_fragment(acc[t], 0.0);
+    }
+    if constexpr (kPrefetchC) {
+      // beta != 0: this warp's elements of C are loaded before the group's last chunk is multiplied, so that
+      // their latency hides behind the tensor-core steps instead of following each tile's products.
+      if (k0 + KC >= p.k) {
+#pragma unroll
+        for (int t = 0; t < kTPW; ++t) {
+          int gt, ti, tj;
+          tile_of<kTS, kGT, WARPS, RB, CB>(warp, t, &gt, &ti, &tj);
+#pragma unroll
+          for (int it = 0; it < kEpilogueSteps; ++it) {
+            double* cij;
+            int at;
+            c_pre[t][it] = g0 + gt * kP < p.batch && c_element(gt, ti, tj, it, &cij, &at) ? *cij : 0.0;
+          }
+        }
+      }
     }
     const int steps = static_cast<int>((p.k - k0 < KC ? p.k - k0 : KC) + 3) / 4;
     if constexpr (kGT > WARPS) {
@@ -275,8 +326,8 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
       }
     }
     if (k0 + KC < p.k) continue;  // more chunks of this group
-    // Each tile through the warp's scratch: C = alpha acc + beta C inside each product's m x n. A shared tile
-    // (kP > 1) holds its products' results on the diagonal: product q's (i, j) at (q S + i, q S + j).
+    // Each tile through the warp's scratch: C = alpha acc + beta C inside each product's m x n, C read only
+    // when beta != 0 (then from the values prefetched above, where the class has them).
 #pragma unroll
     for (int t = 0; t < kTPW; ++t) {
       int gt, ti, tj;
@@ -284,28 +335,14 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
       if (g0 + gt * kP >= p.batch || ti * 8 >= p.m || tj * 8 >= p.n) continue;
       wmma::store_matrix_sync(scratch, acc[t], 8, wmma::mem_col_major);
       __syncwarp();
-      if constexpr (kP == 1) {
-        double* c = c_of<kArrays>(p, g0 + gt) + ti * 8 + int64_t(tj * 8) * p.ldc;
 #pragma unroll
-        for (int e = lane; e < 64; e += 32) {
-          const int i = e & 7, j = e >> 3;
-          if (ti * 8 + i < p.m && tj * 8 + j < p.n) {
-            double* cij = c + i + int64_t(j) * p.ldc;
-            const double v = p.alpha * scratch[e];
-            *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
-          }
-        }
-      } else {
-        constexpr int kPerProduct = S * S;
-#pragma unroll
-        for (int e = lane; e < kP * kPerProduct; e += 32) {
-          const int q = e / kPerProduct, r = e - q * kPerProduct, i = r % S, j = r / S;
-          const int64_t g = g0 + gt * kP + q;
-          if (g < p.batch && i < p.m && j < p.n) {
-            double* cij = c_of<kArrays>(p, g) + i + int64_t(j) * p.ldc;
-            const double v = p.alpha * scratch[(q * S + i) + (q * S + j) * 8];
-            *cij = p.beta == 0.0 ? v : v + p.beta * *cij;  // beta = 0: C is not read
-          }
+      for (int it = 0; it < kEpilogueSteps; ++it) {
+        double* cij;
+        int at;
+        if (c_element(gt, ti, tj, it, &cij, &at)) {
+          const double v = p.alpha * scratch[at];
+          if constexpr (kReadC) *cij = v + p.beta * (kPrefetchC ? c_pre[t][it] : *cij);
+          else *cij = v;  // beta = 0: C is not read
         }
       }
       __syncwarp();

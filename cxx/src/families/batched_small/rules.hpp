@@ -55,7 +55,7 @@ constexpr int kBatchedMaxSize = 128;
 // 4^3 0.74 -> 0.78 of the roofline, 8^3 0.83 -> 0.87 with 32 instead of 16 products), although fewer
 // blocks fit an SM; 16 warps instead of 8 keep the roofline fraction of sizes 2, 4 and 6 (5^3: 0.39 -> 0.43)
 // and raise pointer arrays by 40-60% (the 8-class stays at 8: 7^3 0.82 against 0.78). Every instance is free
-// of register spills on sm_80 and sm_90.
+// of register spills on sm_80 and sm_90 but one: the 128-class for pointer arrays with beta != 0 (4-8 bytes).
 constexpr BatchedClass kBatchedClasses[] = {
     {2, 4, 256, 16, 1, 1, 2, 2},  // 4 products a tile, 64 tiles: 4 tiles a warp
     {4, 4, 128, 16, 1, 1, 2, 2},  // 2 products a tile, 64 tiles: 4 tiles a warp
