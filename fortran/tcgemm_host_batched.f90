@@ -9,8 +9,9 @@
 !> e.g. an element operator, shared by every product). The strides between the matrices are
 !> taken from the arrays' shapes (size(x, 1) * size(x, 2) elements; 0 for a rank-2 a), and the
 !> batch runs through the library's tcgemm_dgemm_strided_batched_host: the matrices go to the GPU
-!> packed, the products run in one launch of family batched_small (m, n <= 128), and only the
-!> m x n block of each C comes back. Array sections are accepted (a non-contiguous one is copied
+!> packed, the products run in one launch (family batched_small up to m, n = 40, sm90_mma's kernel
+!> beyond on a Hopper; elsewhere batched_small up to 128 and larger products one by one), and only
+!> the m x n block of each C comes back. Array sections are accepted (a non-contiguous one is copied
 !> in, and for c out, by the compiler).
 !>
 !> Checks, as host-array tcgemm_dgemm's: the library's own rules first (flags, sizes, leading
