@@ -35,8 +35,10 @@ struct BatchedClass {
   int group;       // products per block and chunk
   int warps;       // warps per block
   int rb, cb;      // a warp's block of 8x8 tiles (rows x columns) when a product has several warps
-  int min_blocks;  // blocks per SM asked of the register allocator (__launch_bounds__); the shared memory
-                   // of `stages` buffers allows as many (static_assert in kernel.cu)
+  int min_blocks;  // blocks per SM asked of the register allocator (__launch_bounds__); on an H100 the
+                   // shared memory of `stages` buffers allows as many (static_assert in kernel.cu); parts
+                   // with less shared memory per SM (A100: 164 KB, cc 8.6/8.9: 100 KB) fit fewer: speed
+                   // only, measured on the H100 alone
   int stages;      // cp.async ring depth (>= 2): stages - 1 chunks in flight while one is multiplied
 
   // Products on one 8x8 tile's diagonal (sizes 2 and 4), and the extent of the staged tile-products: size
