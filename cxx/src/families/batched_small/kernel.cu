@@ -19,10 +19,7 @@ tcgemm_status launch_instance(const BatchedArgs& a, const DeviceContext& ctx, cu
   // them (the reserved 1 KB per block included).
   static_assert(smem <= 99 * 1024, "batched_small: a class's ring fits every supported GPU's per-block limit");
   static_assert(c.min_blocks * (smem + 1024) <= 228 * 1024, "batched_small: min_blocks rings fit an H100 SM");
-  static_assert(c.tile_products() * (c.tile_size() / 8) * (c.tile_size() / 8) % c.warps == 0,
-                "batched_small: whole tiles per warp");
-  auto* kernel =
-      batched_small::batched_small_kernel<c.size, c.kc, c.group, c.warps, c.rb, c.cb, c.min_blocks, c.stages, kArrays, kReadC>;
+  auto* kernel = batched_small::batched_small_kernel<kClass, kArrays, kReadC>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "batched_small_kernel"));
   // A persistent grid: as many blocks as fit on the GPU at once, each streaming its groups through its ring
   // (a block's first copies are the only ones nothing overlaps). Occupancy asked once per instance: it

@@ -27,24 +27,22 @@ __device__ __forceinline__ double* c_of(const BatchedArgs& p, int64_t g) {
   else return p.C + g * p.stride_c;
 }
 
-// The compile-time shape of a class (rules.hpp), as template parameters.
-template <int S, int KC, int GROUP, int WARPS>
+// Class kClass of rules.hpp as compile-time constants (its layout computed there, in one place).
+template <int kClass>
 struct Shape {
-  static constexpr int kP = S <= 4 ? 8 / S : 1;              // products on one tile's diagonal
-  static constexpr int kTS = S <= 4 ? 8 : (S + 7) / 8 * 8;   // extent of a staged tile-product
-  static constexpr int kGT = GROUP / kP;        // tile-products per group
-  static constexpr int kThreads = WARPS * 32;
-  static constexpr int kLdA = kTS + 2;          // staged op(A): kTS x KC, column-major
-  static constexpr int kLdB = KC + 2;           // staged op(B): KC x kTS, column-major
-  static constexpr int kStageA = kGT * KC * kLdA;
-  static constexpr int kStageB = kGT * kTS * kLdB;
-  static constexpr int kStage = kStageA + kStageB;
-  static constexpr int kTilesPerWarp = kGT * (kTS / 8) * (kTS / 8) / WARPS;
-  static_assert(S % 2 == 0 && (S > 4 || 8 % S == 0), "batched_small: even sizes; 2 and 4 share tiles");
-  static_assert(kP * S == kTS || kP == 1, "batched_small: shared tiles are filled by their products");
-  static_assert(GROUP % kP == 0, "batched_small: a group fills whole shared tiles");
-  static_assert(KC % 4 == 0, "batched_small: k chunks of whole WMMA 8x8x4 steps");
-  static_assert(kGT * (kTS / 8) * (kTS / 8) % WARPS == 0, "batched_small: every warp takes as many 8x8 tiles");
+  static constexpr BatchedClass kC = kBatchedClasses[kClass];
+  static_assert(kC.valid(), "batched_small: a class that breaks rules.hpp's rules");
+  static constexpr int kS = kC.size, kKC = kC.kc, kGroup = kC.group, kWarps = kC.warps, kRB = kC.rb, kCB = kC.cb;
+  static constexpr int kStages = kC.stages;
+  static constexpr int kP = kC.per_tile();        // products on one tile's diagonal
+  static constexpr int kTS = kC.tile_size();      // extent of a staged tile-product
+  static constexpr int kGT = kC.tile_products();  // tile-products per group
+  static constexpr int kThreads = kWarps * 32;
+  static constexpr int kLdA = kC.ld_a();          // staged op(A): kTS x KC, column-major
+  static constexpr int kLdB = kC.ld_b();          // staged op(B): KC x kTS, column-major
+  static constexpr int kStageA = kC.stage_a_doubles();
+  static constexpr int kStage = kC.stage_doubles();
+  static constexpr int kTilesPerWarp = kC.tiles_per_warp();
 };
 
 // One operand's k-chunk of every product of the group into one ring buffer, as op(A) (product slot rows of a
@@ -64,8 +62,9 @@ struct Shape {
 // staged side by side), so what a slot's address needs from m, n, k, ld and its position is worked out once
 // per chunk, and a product costs a pointer and a batch check: staging is instruction-bound otherwise (the
 // smallest classes issued from every scheduler more than half the time at a fraction of HBM's bandwidth).
-template <class Sh, int S, int KC, int GROUP, bool kArrays, bool kIsA, bool kKkFast>
+template <class Sh, bool kArrays, bool kIsA, bool kKkFast>
 __device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0, int64_t k0, double* buf) {
+  constexpr int S = Sh::kS, KC = Sh::kKC, GROUP = Sh::kGroup;
   constexpr int kFast = kKkFast ? KC : S;
   constexpr bool kPairs = kIsA != kKkFast;  // the staged layout's contiguous index is the memory's
   constexpr int kStep = kPairs ? 2 : 1;
@@ -137,12 +136,12 @@ __device__ __forceinline__ void stage_in_order(const BatchedArgs& p, int64_t g0,
     }
   }
 }
-template <class Sh, int S, int KC, int GROUP, bool kArrays, bool kIsA>
+template <class Sh, bool kArrays, bool kIsA>
 __device__ __forceinline__ void stage(const BatchedArgs& p, int64_t g0, int64_t k0, double* buf) {
   // k is contiguous in A^T ('T') and in B ('N').
   const bool kk_fast = kIsA ? p.trans_a : !p.trans_b;
-  if (kk_fast) stage_in_order<Sh, S, KC, GROUP, kArrays, kIsA, true>(p, g0, k0, buf);
-  else stage_in_order<Sh, S, KC, GROUP, kArrays, kIsA, false>(p, g0, k0, buf);
+  if (kk_fast) stage_in_order<Sh, kArrays, kIsA, true>(p, g0, k0, buf);
+  else stage_in_order<Sh, kArrays, kIsA, false>(p, g0, k0, buf);
 }
 
 // Which 8x8 tile of which tile-product of the group is warp `warp`'s t-th. With more tile-products than
@@ -188,11 +187,13 @@ struct ItemCursor {
 
 // kReadC: the instance for beta != 0 (C read, and prefetched where the class has the registers); the beta = 0
 // instance carries no trace of C's reads (the prefetch's registers cost the larger classes 10% otherwise).
-template <int S, int KC, int GROUP, int WARPS, int RB, int CB, int MIN_BLOCKS, int STAGES, bool kArrays, bool kReadC>
-__global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(BatchedArgs p) {
+template <int kClass, bool kArrays, bool kReadC>
+__global__ void __launch_bounds__(kBatchedClasses[kClass].warps * 32, kBatchedClasses[kClass].min_blocks)
+    batched_small_kernel(BatchedArgs p) {
   using namespace nvcuda;
-  using Sh = Shape<S, KC, GROUP, WARPS>;
-  static_assert(STAGES >= 2, "batched_small: a ring of at least two buffers");
+  using Sh = Shape<kClass>;
+  constexpr int S = Sh::kS, KC = Sh::kKC, GROUP = Sh::kGroup, WARPS = Sh::kWarps, RB = Sh::kRB, CB = Sh::kCB;
+  constexpr int STAGES = Sh::kStages, MIN_BLOCKS = Sh::kC.min_blocks;
   constexpr int kTPW = Sh::kTilesPerWarp;
   constexpr int kTS = Sh::kTS, kGT = Sh::kGT, kP = Sh::kP;
   extern __shared__ __align__(32) double smem[];
@@ -204,8 +205,8 @@ __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS) batched_small_kernel(B
   auto issue = [&] {
     if (next.g0 < p.batch) {
       double* buf = smem + next.slot * Sh::kStage;
-      stage<Sh, S, KC, GROUP, kArrays, true>(p, next.g0, next.k0, buf);
-      stage<Sh, S, KC, GROUP, kArrays, false>(p, next.g0, next.k0, buf + Sh::kStageA);
+      stage<Sh, kArrays, true>(p, next.g0, next.k0, buf);
+      stage<Sh, kArrays, false>(p, next.g0, next.k0, buf + Sh::kStageA);
       next.advance(p.k, KC, group_step, STAGES);
     }
     arch::cp_async_commit<arch::Clobber::kMemory>();  // possibly empty: one group per item keeps the count

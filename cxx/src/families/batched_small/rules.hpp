@@ -30,7 +30,7 @@
 namespace tcgemm::detail {
 
 struct BatchedClass {
-  int size;        // m and n up to this: 2, 4 or a multiple of 8
+  int size;        // m and n up to this: 2 or 4 (products sharing a tile), or an even size from 6 on
   int kc;          // k per chunk (a multiple of 4)
   int group;       // products per block and chunk
   int warps;       // warps per block
@@ -41,6 +41,7 @@ struct BatchedClass {
                    // only, measured on the H100 alone
   int stages;      // cp.async ring depth (>= 2): stages - 1 chunks in flight while one is multiplied
 
+  // The one description of a class's staged layout, for the kernel (kernel.cuh) and the launcher.
   // Products on one 8x8 tile's diagonal (sizes 2 and 4), and the extent of the staged tile-products: size
   // rounded up to whole 8x8 tiles. A size between multiples of 8 (6, 12, 20) stages only its size x kc and
   // size x kc elements per product; the rows and columns between size and the tile extent are zeroed once
@@ -49,6 +50,19 @@ struct BatchedClass {
   constexpr int tile_size() const { return size <= 4 ? 8 : (size + 7) / 8 * 8; }
   constexpr int tile_products() const { return group / per_tile(); }
   constexpr int tiles_per_warp() const { return tile_products() * (tile_size() / 8) * (tile_size() / 8) / warps; }
+  // A ring buffer: op(A) of the group's tile-products (tile_size x kc each, column-major, leading dimension
+  // tile_size + 2), then op(B) (kc x tile_size, leading dimension kc + 2). The +2 keeps WMMA's 32-byte alignment
+  // (kc and 8-row steps are multiples of 4 doubles) and shifts columns across banks.
+  constexpr int ld_a() const { return tile_size() + 2; }
+  constexpr int ld_b() const { return kc + 2; }
+  constexpr int stage_a_doubles() const { return tile_products() * kc * ld_a(); }
+  constexpr int stage_b_doubles() const { return tile_products() * tile_size() * ld_b(); }
+  constexpr int stage_doubles() const { return stage_a_doubles() + stage_b_doubles(); }
+  // The rules every class obeys (checked at compile time by the kernel).
+  constexpr bool valid() const {
+    return size % 2 == 0 && (size > 4 || 8 % size == 0) && group % per_tile() == 0 && kc % 4 == 0 &&
+           tile_products() * (tile_size() / 8) * (tile_size() / 8) % warps == 0 && stages >= 2;
+  }
 };
 
 constexpr int kBatchedMaxSize = 128;
@@ -82,16 +96,9 @@ inline int batched_class_index(int64_t m, int64_t n) {
   return -1;
 }
 
-// Shared memory of one ring buffer: the staged op(A) of the group's tile-products (tile_size x kc each,
-// column-major, leading dimension tile_size + 2) and op(B) (kc x tile_size, leading dimension kc + 2). The +2
-// keeps WMMA's 32-byte alignment (kc and 8-row steps are multiples of 4 doubles) and shifts columns across
-// banks.
-constexpr int64_t batched_stage_doubles(const BatchedClass& c) {
-  return int64_t(c.tile_products()) * c.kc * (c.tile_size() + 2) + int64_t(c.tile_products()) * c.tile_size() * (c.kc + 2);
-}
-// The ring and each warp's 8x8 scratch.
+// Shared memory of a class: the ring and each warp's 8x8 scratch.
 constexpr int64_t batched_smem_bytes(const BatchedClass& c) {
-  return 8 * (c.stages * batched_stage_doubles(c) + int64_t(c.warps) * 64);
+  return 8 * (int64_t(c.stages) * c.stage_doubles() + int64_t(c.warps) * 64);
 }
 
 }  // namespace tcgemm::detail
