@@ -218,6 +218,29 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
       }
 }
 
+// Interior blocks whose k-tiles are all whole run every k-tile, prologue included, through the edge-free
+// copies; with fewer k-tiles than the prologue fills (k = 16, 32 at 4 or 5 stages) the prologue takes the
+// edge-handling copies and the main loop only commits empty groups. Tiles moved back to an even edge
+// (300 x 200) take the same route with write floors. Up to 256 k-tiles every form stages its epilogue in
+// shared memory ('T','T' as a block of C, transposed), past that (k = 4112) it stores directly.
+TEST(Sm90Mma, WholeKTilesAndEpilogueRoutes) {
+  TCGEMM_REQUIRE_SM90();
+  const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48}, {300, 200, 64}, {70, 90, 4112}};
+  uint64_t seed = 9900;
+  for (const tcgemm_config& cfg : configs_all_stages())
+    for (const Size& z : sizes)
+      for (const char* t : kTrans) {
+        GemmSpec s = spec(z.m, z.n, z.k, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        s.alpha = (seed % 2) ? 1.0 : -0.75;
+        s.beta = (seed % 3) ? 0.0 : 0.5;
+        if (seed % 5 == 0) s.ldc_pad = 1;  // odd ldc: per-element C stores
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
+                                                        << z.k << " " << t;
+      }
+}
+
 TEST(Sm90Mma, NonDefaultStream) {
   TCGEMM_REQUIRE_SM90();
   cudaStream_t stream = nullptr;

@@ -22,7 +22,8 @@ struct Traits {
   // tiles in distributed shared memory before storing C (rules.hpp, sm90_cluster_split). Its own instance,
   // so that the epilogue of every other instance stays as it was measured.
   static constexpr bool kClusterSplit = kClusterSplit_;
-  static_assert(!(kClusterSplit_ && kTransposeC_), "a cluster split-K adds staged tiles; 'T','T' has none");
+  static_assert(!(kClusterSplit_ && kTransposeC_),
+                "a cluster split-K adds tiles staged in the 'N','N' layout; 'T','T' stages C's transpose");
   // kTransposeC: the kernel computes D = L R with L = op(B)^T, R = op(A)^T and stores D^T into C. The
   // launcher uses it for transa = transb = 'T': then L = B is mn-contiguous and R = A k-contiguous, the
   // layout pair whose 16-byte fragment loads land directly in the DMMA operand registers (as for 'N','N').
@@ -233,8 +234,28 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   int read_stage = 0;
   int write_stage = stages - 1;
 
+  // Which k-tiles can use the edge-free copies (whole 16-byte chunks, one source pointer and one shared
+  // offset per operand; see the two main loops below): those wholly inside k of an interior block (C tile
+  // inside m x n).
+  const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
+  const int full_ktiles = mn_interior ? static_cast<int>(slice_k() / T::kTileK) : 0;
+  // The prologue's k-tiles are whole: it copies them edge-free too. At small k the prologue is most of a
+  // block's copies (k = 64: 3 of 4 k-tiles), and the edge-handling copies cost ~200 integer instructions
+  // per k-tile per thread.
+  const bool full_prologue = full_ktiles >= stages - 1;
+  typename ATile::FullCopier a_full =
+      ATile::make_full_copier(slice_a(), p.lda, m0, full_prologue ? 0 : int64_t(stages - 1) * T::kTileK, tid);
+  typename BTile::FullCopier b_full =
+      BTile::make_full_copier(slice_b(), p.ldb, n0, full_prologue ? 0 : int64_t(stages - 1) * T::kTileK, tid);
+
   // Prologue: stages - 1 k-tiles in flight.
-  {
+  if (full_prologue) {
+    for (int s = 0; s < stages - 1; ++s) {
+      ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, s * ATile::kStageBytes, p.lda);
+      BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, s * BTile::kStageBytes, p.ldb);
+      arch::cp_async_commit<kCopyClobber>();
+    }
+  } else {
     typename ATile::Copier ac = ATile::make_copier(slice_a(), p.lda, p.m, m0, 0, tid);
     typename BTile::Copier bc = BTile::make_copier(slice_b(), p.ldb, p.n, n0, 0, tid);
     for (int s = 0; s < stages - 1; ++s) issue_general(ac, bc, s, s);
@@ -338,30 +359,30 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // source pointer and one offset per operand: ncu at n = 4096 showed the edge-handling copies costing
   // ~200 integer instructions per k-tile per thread (64-bit compares and selects; 1.6x cuBLAS's
   // instructions per DMMA), and keeping both kinds live in one loop pushed 64x32 warp tiles into spills.
-  // The second loop covers the rest (edge blocks: all of it; interior blocks: the last stages - 1
-  // k-tiles and a partial k-tile) with the general copies, set up afresh where the first loop stopped.
-  // The second loop loads fragments right before use (kPipeNone; any pipeline may hand over to it, as
-  // each leaves the barrier after k-tile kt - 1 passed and reads k-tile kt from read_stage): the general
-  // copies' state and double-buffered fragments together exceed 255 registers for 64x32 warp tiles.
+  // When every k-tile of an interior block is whole (k a multiple of tile_k), the first loop runs to the
+  // end: its last stages - 1 iterations have nothing left to copy and commit empty groups. Otherwise the
+  // second loop covers the rest (edge blocks: all of it; interior blocks: the last stages - 1 k-tiles and
+  // a partial k-tile) with the general copies, set up afresh where the first loop stopped. It loads
+  // fragments right before use (kPipeNone; any pipeline may hand over to it, as each leaves the barrier
+  // after k-tile kt - 1 passed and reads k-tile kt from read_stage): the general copies' state and
+  // double-buffered fragments together exceed 255 registers for 64x32 warp tiles.
   constexpr int kEdgePipeline = kPipeNone;
-  const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
-  const int full_ktiles = mn_interior ? static_cast<int>(slice_k() / T::kTileK) : 0;
-  int split = full_ktiles - (stages - 1);
+  int split = full_ktiles == ktiles ? ktiles : full_ktiles - (stages - 1);
   split = split < 0 ? 0 : split;
-  {
-    typename ATile::FullCopier ac = ATile::make_full_copier(slice_a(), p.lda, m0, int64_t(stages - 1) * T::kTileK, tid);
-    typename BTile::FullCopier bc = BTile::make_full_copier(slice_b(), p.ldb, n0, int64_t(stages - 1) * T::kTileK, tid);
-    main_loop(0, split, [&](int stage, int) {
-      ATile::template copy_stage_full<T::kVec16>(ac, a_smem_addr, stage * ATile::kStageBytes, p.lda);
-      BTile::template copy_stage_full<T::kVec16>(bc, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
-      arch::cp_async_commit<kCopyClobber>();
-    }, std::integral_constant<int, T::kPipeline>{});
-  }
+  // k-tile kt_copy < full_ktiles whenever it is < ktiles inside [0, split + stages - 1): one compare with the
+  // loop's own bound serves both cases.
+  main_loop(0, split, [&](int stage, int kt_copy) {
+    if (kt_copy < ktiles) {
+      ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, stage * ATile::kStageBytes, p.lda);
+      BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
+    }
+    arch::cp_async_commit<kCopyClobber>();
+  }, std::integral_constant<int, T::kPipeline>{});
   // Reload the tile origin (written before the prologue's barrier); the loops' "memory" clobbers keep
   // the compiler from carrying the old registers across.
   const int64_t tile_m0 = tile_origin[0], tile_n0 = tile_origin[1];
   const int tid_reread = thread_index_reread();
-  {
+  if (split < ktiles) {
     const int64_t k_next = int64_t(split + stages - 1) * T::kTileK;
     typename ATile::Copier ac = ATile::make_copier(slice_a(), p.lda, p.m, tile_m0, k_next, tid_reread);
     typename BTile::Copier bc = BTile::make_copier(slice_b(), p.ldb, p.n, tile_n0, k_next, tid_reread);
@@ -482,6 +503,57 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
       if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
       store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow + 1 < p.m);
+    }
+  } else if (T::kTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
+             int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
+    // 'T','T' (the kernel's D is C^T): the same staging, with the warp tile parked as a column-major block
+    // of C (a C column is a D row), so that the stores again write whole C columns with consecutive lanes on
+    // consecutive 16-byte chunks. The direct 'T','T' stores below leave half of every 32-byte sector to the
+    // next instruction, as the 'N','N' ones do.
+    // Write side: for each (i, h, e), lane (g, t) holds C column RT g + 2i + h (D row) and the NT
+    // consecutive C rows 2 NT t + NT e + j (D columns); the pairs (j, j + 1) are chunks NT t + (NT / 2) e +
+    // j / 2 of that column. A quarter-warp (g in {2q, 2q + 1}, t in 0..3) writes one chunk position
+    // (fixed bits 0-1) of two columns at four t: chunk bits 2 and 3 follow t, and XOR-ing bit 3 and the
+    // column's g parity into bits 0-1 gives its 8 stores 8 distinct 16-byte slots of a bank line. The store
+    // side reads 8 consecutive chunks of one column per quarter-warp, a permutation of the slots.
+    static_assert(T::kWarpN == 32 && kNTiles == 4, "the 'T','T' staging swizzle assumes 16 chunks per C column");
+    constexpr int kTChunksPerCol = T::kWarpN / kChunkDoubles;
+    constexpr int kColParityBit = log2_exact(kRowsPerLane);
+    auto swizzle_t = [](int col, int chunk) {
+      return chunk ^ (((chunk >> 3) & 1) | (((col >> kColParityBit) & 1) << 1));
+    };
+    __syncthreads();  // every warp has finished reading the pipeline's stages
+    const int warp = tid_reread >> 5, lane = tid_reread & 31;
+    char* const wtile = reinterpret_cast<char*>(sm90_smem) + warp * kWarpTileBytes;
+#pragma unroll
+    for (int i = 0; i < kMTiles; ++i)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+#pragma unroll
+          for (int jp = 0; jp < kNTiles / 2; ++jp) {
+            const int col = kRowsPerLane * g + 2 * i + h;
+            const int chunk = kNTiles * t + (kNTiles / 2) * e + jp;
+            *reinterpret_cast<double2*>(wtile + (col * kTChunksPerCol + swizzle_t(col, chunk)) * kChunkBytes) =
+                make_double2(acc[i][2 * jp][2 * h + e], acc[i][2 * jp + 1][2 * h + e]);
+          }
+    __syncwarp();
+    // Store side: lane L takes chunk L % 16 of C column L / 16 (+ the step's columns). D rows are C columns,
+    // D columns C rows: the bounds and write floors are D's.
+    const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
+    const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
+    const bool vec_c = p.c_vec16 != 0;
+    constexpr int kSteps = T::kWarpM * kTChunksPerCol / kWarpSizeThreads;
+#pragma unroll 4
+    for (int step = 0; step < kSteps; ++step) {
+      const int idx = step * kWarpSizeThreads + lane;
+      const int col = idx / kTChunksPerCol, chunk = idx % kTChunksPerCol;
+      const double2 a =
+          *reinterpret_cast<const double2*>(wtile + (col * kTChunksPerCol + swizzle_t(col, chunk)) * kChunkBytes);
+      const int64_t drow = wrow0 + col, dcol = wcol0 + 2 * chunk;
+      if (drow >= p.m || drow < floor_m || dcol >= p.n || dcol < floor_n) continue;
+      store_c_pair(C + drow * p.ldc + dcol, a, p.alpha, p.beta, read_c, vec_c, dcol + 1 < p.n);
     }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.

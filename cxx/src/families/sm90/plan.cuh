@@ -121,7 +121,7 @@ struct type_tag {
 };
 template <class Fam, class F>
 decltype(auto) with_instance(const Plan& plan, F&& f) {
-  // Cluster split-K instances exist for the forms with the staged epilogue (not 'T','T', rules.hpp).
+  // Cluster split-K instances exist for the forms that stage the 'N','N' layout (not 'T','T', rules.hpp).
   if (plan.cluster && plan.form != kFormTT) {
     switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
       case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true, true>>{});

@@ -95,14 +95,14 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
   return Sm90Split{k / k_slice + (k % k_slice != 0), k_slice};
 }
 
-// Cluster split-K: up to kSm90MaxClusterSlices slices (the portable cluster size) of one C tile run as one
-// thread-block cluster and add their partial tiles through distributed shared memory: no workspace and no
-// second kernel. It needs the staged epilogue (each warp's tile parked in the pipeline's shared memory, so
-// stages x (tile_m + tile_n) x tile_k >= tile_m x tile_n), which 'T','T' (C stored transposed) does not
-// have. Measured (docs/tuning.md, "Cluster split-K"), it wins only when the whole grid is one round of
-// blocks on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles deep; other split
-// products reduce through workspace. Both routes add the slices in the same order (the same bits), and
-// the choice is a function of the shape and the device, shared by the launcher and the plan model.
+// Cluster split-K: up to kSm90MaxClusterSlices slices (the portable cluster size) of one C tile run as one thread-
+// block cluster and add their partial tiles through distributed shared memory: no workspace and no second kernel.
+// It needs the staged epilogue (each warp's tile parked in the pipeline's shared memory, so stages x (tile_m +
+// tile_n) x tile_k >= tile_m x tile_n) in the 'N','N' layout; 'T','T' stages its tile as a block of C (its D
+// transposed) and has no cluster instance. Measured (docs/tuning.md, "Cluster split-K"), it wins only when the
+// whole grid is one round of blocks on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles
+// deep; other split products reduce through workspace. Both routes add the slices in the same order (the same
+// bits), and the choice is a function of the shape and the device, shared by the launcher and the plan model.
 constexpr int kSm90MaxClusterSlices = 8;
 constexpr int64_t kSm90MinClusterSliceKTiles = 8;
 constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
