@@ -264,10 +264,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // inside m x n).
   const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;
   const int full_ktiles = mn_interior ? static_cast<int>(slice_k() / T::kTileK) : 0;
-  // The prologue's k-tiles are whole: it copies them edge-free too. At small k the prologue is most of a
-  // block's copies (k = 64: 3 of 4 k-tiles), and the edge-handling copies cost ~200 integer instructions
-  // per k-tile per thread.
-  const bool full_prologue = full_ktiles >= stages - 1;
+  // The prologue's k-tiles are whole (or all k-tiles are, fewer than the prologue's stages - 1): it copies
+  // them edge-free too. At small k the prologue is most of a block's copies (k = 64: 3 of 4 k-tiles), and
+  // the edge-handling copies cost ~200 integer instructions per k-tile per thread (measured at k = 32: 4
+  // stages, whose prologue then took the edge-handling copies, ran 0.85 of cuBLAS, 3 stages 0.93).
+  const bool full_prologue = full_ktiles >= stages - 1 || (full_ktiles == ktiles && mn_interior);
   typename ATile::FullCopier a_full =
       ATile::make_full_copier(slice_a(), p.lda, m0, full_prologue ? 0 : int64_t(stages - 1) * T::kTileK, tid);
   typename BTile::FullCopier b_full =
@@ -276,8 +277,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // Prologue: stages - 1 k-tiles in flight.
   if (full_prologue) {
     for (int s = 0; s < stages - 1; ++s) {
-      ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, s * ATile::kStageBytes, p.lda);
-      BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, s * BTile::kStageBytes, p.ldb);
+      if (s < full_ktiles) {  // past the last k-tile only an empty group (uniform wait counts)
+        ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, s * ATile::kStageBytes, p.lda);
+        BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, s * BTile::kStageBytes, p.ldb);
+      }
       arch::cp_async_commit<kCopyClobber>();
     }
   } else {
