@@ -15,7 +15,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args, Command* ou
   app.footer(
       "Shape suite (--suite FILE): tcgemm_dgemm (family auto) against cuBLAS DGEMM for every shape and form the "
       "file lists, each row with both times, TFLOP/s and the ratio tcgemm/cuBLAS, then a summary (minimum and "
-      "geometric mean of the ratios, shapes below 0.90). --reps, --warmup, --seed, --alpha, --beta and --csv "
+      "geometric mean of the ratios, shapes below 0.90). --reps, --warmup, --calls-per-run, --seed, --alpha, --beta and --csv "
       "apply. The file has one shape per line: '#' starts a comment, blank lines are ignored, and a line is\n"
       "  SIZE [FORMS]\n"
       "where SIZE is N (square) or MxNxK (each >= 1) and FORMS a comma-separated list of NN, NT, TN, TT "

@@ -109,6 +109,10 @@ void add_family_options(CLI::App& app, FamilyOptions* o) {
                      "R");
   add_integer_option(app, "--warmup", &o->warmup, 0, INT_MAX,
                      "untimed runs before timing (default " + std::to_string(kFamilyDefaultWarmup) + ")", "W");
+  add_integer_option(app, "--calls-per-run", &o->calls_per_run, 1, kMaxCallsPerRun,
+                     "back-to-back calls inside each timed run, time per call reported (default 1: single "
+                     "calls; more: the throughput of a loop of calls, launch latency hidden)",
+                     "C");
   add_integer_option(app, "--seed", &o->seed, 0, LLONG_MAX,
                      "base of the random data's seeds (default " + std::to_string(kFamilyDefaultSeed) + ")", "S");
   add_output_file_option(app, "--csv", &o->csv, "also write the rows as CSV");

@@ -14,6 +14,7 @@
 namespace tcgemm::bench {
 
 constexpr int kFamilyDefaultReps = 20;
+constexpr int kMaxCallsPerRun = 100000;
 constexpr int kFamilyDefaultWarmup = 3;
 constexpr uint64_t kFamilyDefaultSeed = 2024;
 
@@ -29,6 +30,10 @@ struct FamilyOptions {
   double alpha = 1.0, beta = 0.0;
   int reps = kFamilyDefaultReps;
   int warmup = kFamilyDefaultWarmup;
+  // Calls per timed run: each run's events enclose this many back-to-back calls and the time per call is
+  // reported. 1 times single calls; more keep the GPU's queue full, so host time and launch latency hide
+  // behind the previous call as they do in a code that calls DGEMM in a loop.
+  int calls_per_run = 1;
   uint64_t seed = kFamilyDefaultSeed;
   std::string csv;
 };

@@ -54,9 +54,10 @@ TEST(BenchCli, FamilyModeDefaultsAndLists) {
   EXPECT_EQ(c.families.families, (Ints{TCGEMM_FAMILY_SHARED_AB}));
   EXPECT_EQ(c.families.reps, 20);
   EXPECT_EQ(c.families.warmup, 3);
+  EXPECT_EQ(c.families.calls_per_run, 1);
   EXPECT_EQ(c.families.sizes.size(), 4u);
   ASSERT_EQ(parse({"--family", "auto,sm90_mma", "--tile=128", "--tile-n", "64", "--sizes", "1000x2000x300,64",
-                   "--trans", "NN,tc", "--alpha", "-2.5e-3", "--beta", "1", "--reps", "10", "--seed", "7"},
+                   "--trans", "NN,tc", "--alpha", "-2.5e-3", "--beta", "1", "--reps", "10", "--seed", "7", "--calls-per-run", "25"},
                   &c, &text),
             bench::ParseResult::kRun)
       << text;
@@ -73,6 +74,7 @@ TEST(BenchCli, FamilyModeDefaultsAndLists) {
   EXPECT_EQ(c.families.beta, 1.0);
   EXPECT_EQ(c.families.reps, 10);
   EXPECT_EQ(c.families.seed, 7u);
+  EXPECT_EQ(c.families.calls_per_run, 25);
   // sm90_mma's default is a 128x64 tile; --tile 128 --tile-n 64 asks for exactly that, once.
   const std::vector<tcgemm_config> configs = bench::expand_configs(c.families, TCGEMM_FAMILY_SM90_MMA);
   ASSERT_EQ(configs.size(), 1u);
@@ -86,6 +88,8 @@ TEST(BenchCli, FamilyModeErrorsNameTheOptionAndValue) {
       {{"--alpha", "foo"}, "--alpha foo: not a number"},
       {{"--beta", "nan"}, "--beta nan: not a finite number"},
       {{"--reps", "4294967306"}, "--reps 4294967306: out of range: must be between 10 and 2147483647"},
+      {{"--calls-per-run", "0"}, "--calls-per-run 0: out of range: must be between 1 and 100000"},
+      {{"--calls-per-run", "2x"}, "--calls-per-run 2x: not an integer"},
       {{"--sizes", "12x"}, "--sizes 12x: '12x' is neither N nor MxNxK"},
       {{"--sizes", "64,,128"}, "--sizes 64,,128: '': not an integer"},
       {{"--sizes", "3000000000"}, "--sizes 3000000000: '3000000000': out of range: must be between 1 and 2147483647"},
