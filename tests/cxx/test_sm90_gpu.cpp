@@ -74,20 +74,30 @@ std::string describe(const tcgemm_config& c) {
   return o.str();
 }
 
-TEST(Sm90Mma, ShapesStagesSizesTrans) {
-  TCGEMM_REQUIRE_SM90();
-  uint64_t seed = 9000;
-  for (const tcgemm_config& cfg : configs_all_stages())
-    for (const Size& z : kOddSizes)
+// Every configuration x size x form, each case with the next seed; `vary(spec, seed)` sets the rest of the
+// case (alpha, beta, leading-dimension padding) before it is run and checked against cuBLAS.
+template <size_t kSizes, class Vary>
+void check_every_case(const std::vector<tcgemm_config>& configs, const Size (&sizes)[kSizes], uint64_t seed,
+                      Vary&& vary) {
+  for (const tcgemm_config& cfg : configs)
+    for (const Size& z : sizes)
       for (const char* t : kTrans) {
         GemmSpec s = spec(z.m, z.n, z.k, ++seed);
         s.transa = t[0];
         s.transb = t[1];
-        // Alternate beta = 0 (C NaN-poisoned, must not be read) and a general alpha/beta.
-        s.alpha = (seed % 2) ? 1.0 : -0.5;
-        s.beta = (seed % 2) ? 0.0 : 0.75;
-        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
+        vary(s, seed);
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg)))
+            << describe(cfg) << " m " << z.m << " n " << z.n << " k " << z.k << " " << t;
       }
+}
+
+TEST(Sm90Mma, ShapesStagesSizesTrans) {
+  TCGEMM_REQUIRE_SM90();
+  // Alternate beta = 0 (C NaN-poisoned, must not be read) and a general alpha/beta.
+  check_every_case(configs_all_stages(), kOddSizes, 9000, [](GemmSpec& s, uint64_t seed) {
+    s.alpha = (seed % 2) ? 1.0 : -0.5;
+    s.beta = (seed % 2) ? 0.0 : 0.75;
+  });
 }
 
 TEST(Sm90Mma, AlphaBeta) {
@@ -203,19 +213,11 @@ TEST(Sm90Mma, LeadingDimensionsAndMisalignedPointers) {
 TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{256, 256, 160}, {256, 256, 203}, {300, 200, 171}};
-  uint64_t seed = 9750;
-  for (const tcgemm_config& cfg : configs_all_stages())
-    for (const Size& z : sizes)
-      for (const char* t : kTrans) {
-        GemmSpec s = spec(z.m, z.n, z.k, ++seed);
-        s.transa = t[0];
-        s.transb = t[1];
-        s.alpha = (seed % 2) ? 1.0 : -0.75;
-        s.beta = (seed % 3) ? 0.0 : 0.5;
-        if (seed % 4 == 0) s.lda_pad = s.ldb_pad = 1;
-        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
-                                                        << z.k << " " << t;
-      }
+  check_every_case(configs_all_stages(), sizes, 9750, [](GemmSpec& s, uint64_t seed) {
+    s.alpha = (seed % 2) ? 1.0 : -0.75;
+    s.beta = (seed % 3) ? 0.0 : 0.5;
+    if (seed % 4 == 0) s.lda_pad = s.ldb_pad = 1;
+  });
 }
 
 // Interior blocks whose k-tiles are all whole run every k-tile, prologue included, through the edge-free
@@ -226,19 +228,11 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
 TEST(Sm90Mma, WholeKTilesAndEpilogueRoutes) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48}, {300, 200, 64}, {70, 90, 4112}};
-  uint64_t seed = 9900;
-  for (const tcgemm_config& cfg : configs_all_stages())
-    for (const Size& z : sizes)
-      for (const char* t : kTrans) {
-        GemmSpec s = spec(z.m, z.n, z.k, ++seed);
-        s.transa = t[0];
-        s.transb = t[1];
-        s.alpha = (seed % 2) ? 1.0 : -0.75;
-        s.beta = (seed % 3) ? 0.0 : 0.5;
-        if (seed % 5 == 0) s.ldc_pad = 1;  // odd ldc: per-element C stores
-        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg) << " m " << z.m << " n " << z.n << " k "
-                                                        << z.k << " " << t;
-      }
+  check_every_case(configs_all_stages(), sizes, 9900, [](GemmSpec& s, uint64_t seed) {
+    s.alpha = (seed % 2) ? 1.0 : -0.75;
+    s.beta = (seed % 3) ? 0.0 : 0.5;
+    if (seed % 5 == 0) s.ldc_pad = 1;  // odd ldc: per-element C stores
+  });
 }
 
 TEST(Sm90Mma, NonDefaultStream) {
