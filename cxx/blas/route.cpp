@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,12 +17,13 @@
 namespace tcgemm::blas {
 namespace {
 
+// A positive, finite number ("inf", "1e999" and "nan" give the fallback: the routing divides by these rates).
 double env_double(const char* name, double fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
   char* end = nullptr;
   const double x = std::strtod(v, &end);
-  return (end && *end == '\0' && x > 0.0) ? x : fallback;
+  return (end && *end == '\0' && std::isfinite(x) && x > 0.0) ? x : fallback;
 }
 
 enum class Forced { Auto, Gpu, Host };

@@ -2,10 +2,11 @@
 #include "core/memory_pool.hpp"
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 #include <map>
 #include <mutex>
 
+#include "core/env.hpp"
 #include "core/errors.hpp"
 
 namespace tcgemm::detail {
@@ -18,11 +19,7 @@ constexpr uint64_t kMinDefaultRetainBytes = uint64_t(1) << 30;
 // (about 2.4 GB), so repeated large host-array calls take nothing new from the driver.
 uint64_t retain_limit_bytes(uint64_t device_total_bytes) {
   const uint64_t fallback = std::max(kMinDefaultRetainBytes, device_total_bytes / 16);
-  const char* text = std::getenv("TCGEMM_HOST_WORKSPACE_BYTES");
-  if (!text || !*text) return fallback;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  return (end && *end == '\0' && text[0] != '-') ? uint64_t(v) : fallback;
+  return uint64_t(env_int("TCGEMM_HOST_WORKSPACE_BYTES", 0, INT64_MAX, int64_t(fallback)));
 }
 
 struct Pools {
