@@ -13,6 +13,8 @@
 #   sweep       tcgemm-bench sweep: the article's Table 2 and Table 3 grids, with ncu bank-conflict counters
 #   suite       tcgemm-bench --suite bench/suites/dgemm-shapes.txt: tcgemm_dgemm vs cuBLAS at every shape
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
+#   suite-loop  the main suite timed as loops of 20 back-to-back calls (--calls-per-run 20): the throughput
+#               a code calling DGEMM in a loop sees, with launch latency hidden
 #   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
 #               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
 #   host-profile  where the host path's time goes: pinned link both ways at once (--duplex), strided 2D
@@ -137,10 +139,13 @@ for step in "$@"; do
         note "-- $t: exit $?"
       done
       ;;
-    suite | suite-untuned)
+    suite | suite-untuned | suite-loop)
       # Run from the repository root (like the sweep step's tools/ path), so the suite file is found.
-      if [ "$step" = suite ]; then file=bench/suites/dgemm-shapes.txt; else file=bench/suites/dgemm-shapes-untuned.txt; fi
-      "$build/bench/tcgemm-bench" --suite "$file" --csv "$out/$step.csv" >"$out/$step.log" 2>&1
+      # suite-loop: the main suite timed as loops of 20 back-to-back calls (launch latency hidden).
+      if [ "$step" = suite-untuned ]; then file=bench/suites/dgemm-shapes-untuned.txt; else file=bench/suites/dgemm-shapes.txt; fi
+      loop=()
+      if [ "$step" = suite-loop ]; then loop=(--calls-per-run 20); fi
+      "$build/bench/tcgemm-bench" --suite "$file" "${loop[@]}" --csv "$out/$step.csv" >"$out/$step.log" 2>&1
       note "-- $step ($file): exit $?"
       # Failed or skipped rows, then the summary.
       grep -E 'FAIL|SKIP|ERROR' "$out/$step.log" | head -20 | tee -a "$summary" >/dev/null
