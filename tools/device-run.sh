@@ -15,6 +15,8 @@
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
 #   suite-loop  the main suite timed as loops of 20 back-to-back calls (--calls-per-run 20): the throughput
 #               a code calling DGEMM in a loop sees, with launch latency hidden
+#   small-grid  sm90_mma's 64x64 and 128x64 tiles with 1-4 k-slices at sizes of 1-2 rounds of blocks
+#               (384..2048, even and odd), as loops of 10 calls: the plan model's calibration data there
 #   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
 #               pinned), squares 4096..16384 and rectangular shapes, with the link/compute bound
 #   host-profile  where the host path's time goes: pinned link both ways at once (--duplex), strided 2D
@@ -157,6 +159,18 @@ for step in "$@"; do
         --shapes 16384x16384x32,2048x16384x8192,16384x2048x8192,30000x3000x3000 >"$out/host-bench.txt" 2>&1
       note "-- host-bench: exit $?"
       grep -vE '^\[NVBLAS\]' "$out/host-bench.txt" | tee -a "$summary" >/dev/null
+      ;;
+    small-grid)
+      # Calibration data for the plan model at 1-2 rounds of blocks: sm90_mma's 64x64 and 128x64 tiles, 1-4
+      # k-slices (cluster split-K where the rule allows), even and odd sizes, timed as loops of 10 calls
+      # (launch latency hidden). One table per tile; docs/tuning.md names the shapes this is for.
+      sizes=384,512,640,777,896,1000,1001,1024,1280,1536,1537,2048
+      "$build/bench/tcgemm-bench" --family sm90_mma --tile 64 --stages 4 --k-splits 1,2,3,4 --sizes "$sizes" \
+        --calls-per-run 10 --reps 10 --csv "$out/small-grid-64.csv" >"$out/small-grid-64.log" 2>&1
+      note "-- small-grid 64x64: exit $?"
+      "$build/bench/tcgemm-bench" --family sm90_mma --tile 128 --tile-n 64 --stages 3 --k-splits 1,2,3,4 \
+        --sizes "$sizes" --calls-per-run 10 --reps 10 --csv "$out/small-grid-128.csv" >"$out/small-grid-128.log" 2>&1
+      note "-- small-grid 128x64: exit $?"
       ;;
     host-threads)
       for t in 4 8 12 15; do
