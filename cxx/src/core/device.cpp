@@ -19,6 +19,7 @@ constexpr int kMinCcMajor = 8;  // FP64 WMMA (DMMA) needs sm_80 or newer
 std::mutex g_mutex;
 std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
 std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
+std::map<std::pair<const void*, uint64_t>, int> g_resident_blocks;  // (kernel, context id) -> blocks per SM
 
 // Makes `device` the calling thread's current device for the scope's lifetime and restores the previous one,
 // for queries (cudaFuncGetAttributes) that answer for the current device only.
@@ -174,6 +175,24 @@ tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext&
   std::lock_guard<std::mutex> lock(g_mutex);
   g_smem_raised.insert(key);
   return TCGEMM_SUCCESS;
+}
+
+int resident_blocks_per_sm(const void* kernel, const DeviceContext& ctx, int threads, size_t dynamic_smem,
+                           int fallback) {
+  const auto key = std::make_pair(kernel, ctx.context_id);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    const auto it = g_resident_blocks.find(key);
+    if (it != g_resident_blocks.end()) return it->second;
+  }
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, dynamic_smem) != cudaSuccess || n < 1) {
+    (void)cudaGetLastError();
+    n = fallback;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_resident_blocks.emplace(key, n);
+  return n;
 }
 
 cudaError_t kernel_code_version(const void* kernel, int device, int* version) {

@@ -17,6 +17,12 @@ bool is_no_device_error(cudaError_t e);
 // Raise a kernel's dynamic shared-memory limit to what the device allows, once per (kernel, CUDA context):
 // the attribute lives in the context, so a new context after cudaDeviceReset needs it again.
 tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name);
+// Blocks of `kernel` (launched with `threads` threads and `dynamic_smem` bytes, the same for every call with
+// this kernel) that one SM of ctx's device holds at once, asked of CUDA once per (kernel, CUDA context):
+// devices of other architectures in one process get their own answer. `fallback` when CUDA cannot say (no
+// error is left pending).
+int resident_blocks_per_sm(const void* kernel, const DeviceContext& ctx, int threads, size_t dynamic_smem,
+                           int fallback);
 // The architecture the loaded code of `kernel` was compiled for on `device` (which need not be the current
 // one), e.g. 90: the smaller of cudaFuncAttributes' binaryVersion and ptxVersion. binaryVersion alone is the
 // device's own architecture when the driver JIT-compiled PTX, and a compute_80 PTX of a kernel whose body

@@ -22,16 +22,10 @@ tcgemm_status launch_instance(const BatchedArgs& a, const DeviceContext& ctx, cu
   auto* kernel = batched_small::batched_small_kernel<kClass, kArrays, kReadC>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "batched_small_kernel"));
   // A persistent grid: as many blocks as fit on the GPU at once, each streaming its groups through its ring
-  // (a block's first copies are the only ones nothing overlaps). Occupancy asked once per instance: it
-  // depends on the architecture only, and a wrong guess costs speed, never correctness.
-  static const int per_sm = [&] {
-    int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, c.warps * 32, smem) != cudaSuccess || n < 1) {
-      (void)cudaGetLastError();
-      n = c.min_blocks;
-    }
-    return n;
-  }();
+  // (a block's first copies are the only ones nothing overlaps). The residency is asked once per instance
+  // and CUDA context; a wrong guess would cost speed, never correctness.
+  const int per_sm = resident_blocks_per_sm(reinterpret_cast<const void*>(kernel), ctx, c.warps * 32,
+                                            static_cast<size_t>(smem), c.min_blocks);
   const int64_t groups = (a.batch + c.group - 1) / c.group;
   const int64_t resident = int64_t(ctx.sm_count) * per_sm;
   const int64_t grid = groups < resident ? groups : resident;

@@ -121,6 +121,28 @@ __device__ __forceinline__ void store_staged_interior(double* c, int64_t step_el
   }
 }
 
+// Store side of a staged epilogue, general case: the warp's block of C staged column-major, kChunksPerCol
+// 16-byte chunks per column, chunk `chunk` of column `col` at slot(col, chunk). Block column col is C column
+// col0 + col and chunk h holds C rows row0 + 2h, row0 + 2h + 1; only those inside C (< col_end, < row_end)
+// and at or past the write floors are written. Lane L takes chunk L % kChunksPerCol of column
+// L / kChunksPerCol, and each step the next 32 chunks. Shared by the 'N','N' staging (C columns are the
+// kernel's D columns) and the 'T','T' one (C columns are D rows).
+template <int kSteps, int kChunksPerCol, class Slot>
+__device__ __forceinline__ void store_staged_checked(const char* wtile, Slot&& slot, int lane, double* C, int64_t ldc,
+                                                     int64_t col0, int64_t row0, int64_t col_end, int64_t col_floor,
+                                                     int64_t row_end, int64_t row_floor, double alpha, double beta,
+                                                     bool read_c, bool vec_c) {
+#pragma unroll 4
+  for (int step = 0; step < kSteps; ++step) {
+    const int idx = step * kWarpSizeThreads + lane;
+    const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
+    const double2 a = *reinterpret_cast<const double2*>(wtile + (col * kChunksPerCol + slot(col, chunk)) * kChunkBytes);
+    const int64_t gcol = col0 + col, grow = row0 + 2 * chunk;
+    if (gcol >= col_end || gcol < col_floor || grow >= row_end || grow < row_floor) continue;
+    store_c_pair(C + gcol * ldc + grow, a, alpha, beta, read_c, vec_c, grow + 1 < row_end);
+  }
+}
+
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kernel(const Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -268,7 +290,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // them edge-free too. At small k the prologue is most of a block's copies (k = 64: 3 of 4 k-tiles), and
   // the edge-handling copies cost ~200 integer instructions per k-tile per thread (measured at k = 32: 4
   // stages, whose prologue then took the edge-handling copies, ran 0.85 of cuBLAS, 3 stages 0.93).
-  const bool full_prologue = full_ktiles >= stages - 1 || (full_ktiles == ktiles && mn_interior);
+  // (full_ktiles == ktiles >= 1 only for an interior block: full_ktiles is 0 elsewhere.)
+  const bool full_prologue = full_ktiles >= stages - 1 || full_ktiles == ktiles;
   typename ATile::FullCopier a_full =
       ATile::make_full_copier(slice_a(), p.lda, m0, full_prologue ? 0 : int64_t(stages - 1) * T::kTileK, tid);
   typename BTile::FullCopier b_full =
@@ -541,18 +564,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         stored = true;
       }
     }
-    if (!stored) {
-#pragma unroll 4
-      for (int step = 0; step < kSteps; ++step) {
-        const int idx = step * kWarpSizeThreads + lane;
-        const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
-        const double2 a = *reinterpret_cast<const double2*>(
-            wtile + (col * kChunksPerCol + (chunk ^ swizzle(col / (2 * kNTiles)))) * kChunkBytes);
-        const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
-        if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
-        store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow + 1 < p.m);
-      }
-    }
+    if (!stored)
+      store_staged_checked<kSteps, kChunksPerCol>(
+          wtile, [&](int col, int chunk) { return chunk ^ swizzle(col / (2 * kNTiles)); }, lane, C, p.ldc, wcol0,
+          wrow0, p.n, floor_n, p.m, floor_m, p.alpha, p.beta, read_c, vec_c);
   } else if (T::kTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
              int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
     // 'T','T' (the kernel's D is C^T): the same staging, with the warp tile parked as a column-major block
@@ -611,16 +626,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           },
           p.alpha, p.beta, read_c);
     } else {
-#pragma unroll 4
-      for (int step = 0; step < kSteps; ++step) {
-        const int idx = step * kWarpSizeThreads + lane;
-        const int col = idx / kTChunksPerCol, chunk = idx % kTChunksPerCol;
-        const double2 a =
-            *reinterpret_cast<const double2*>(wtile + (col * kTChunksPerCol + swizzle_t(col, chunk)) * kChunkBytes);
-        const int64_t drow = wrow0 + col, dcol = wcol0 + 2 * chunk;
-        if (drow >= p.m || drow < floor_m || dcol >= p.n || dcol < floor_n) continue;
-        store_c_pair(C + drow * p.ldc + dcol, a, p.alpha, p.beta, read_c, vec_c, dcol + 1 < p.n);
-      }
+      store_staged_checked<kSteps, kTChunksPerCol>(wtile, swizzle_t, lane, C, p.ldc, wrow0, wcol0, p.m, floor_m, p.n,
+                                                   floor_n, p.alpha, p.beta, read_c, vec_c);
     }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
