@@ -83,8 +83,64 @@ TEST(PlanModel, ClusterSplitsFollowTheRule) {
         EXPECT_LE(p.blocks, int64_t(p.blocks_per_sm) * p.sm_count) << "one round of blocks: " << p.summary;
       }
   EXPECT_GT(clustered, 0) << "no shape of the grid took the cluster split";
-  // 512^3 fills too few SMs with whole-k tiles: its slices are added in a cluster.
-  EXPECT_EQ(plan_dgemm(d, 'N', 'N', 512, 512, 512).cluster_split, 1);
+  // 512^3: the 32x64 tile's 128 whole-k blocks fill the SMs (a loop of calls measured 11.4 us against 12.2
+  // for two cluster slices of 64x64): no split.
+  const tcgemm_plan small = plan_dgemm(d, 'N', 'N', 512, 512, 512);
+  EXPECT_EQ(small.k_slices, 1) << small.summary;
+  EXPECT_EQ(small.config.tile_m, 32) << small.summary;
+  EXPECT_EQ(small.config.tile_n, 64) << small.summary;
+}
+
+// Small products (one round of 32x64 blocks or less) run unsplit on the 32x64 tile: four warps per block keep
+// an SM's four tensor pipes busy with one block, and whole k leaves no slices to add (loops of calls on the
+// H100: 256^3 7.3 us against 9.0 on 64x64, 512^3 11.4 against 12.2 in two cluster slices, 768^3 26.7
+// against 28.2).
+TEST(PlanModel, SmallProductsTakeTheNarrowTile) {
+  for (int64_t n : {256, 384, 512, 640, 768}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
+    EXPECT_EQ(p.config.tile_m, 32) << p.summary;
+    EXPECT_EQ(p.config.tile_n, 64) << p.summary;
+    EXPECT_EQ(p.config.tile_k, 32) << p.summary;
+    EXPECT_EQ(p.k_slices, 1) << p.summary;
+  }
+}
+
+// The plan weighs the copy width by the parity of the operands' row counts (whole arrays: lda = rows). The
+// 32x64 tile's 8-byte copies outnumber its MMAs, so odd sizes in the same range take 64x64 in two cluster
+// slices (767^3: 0.037 ms against 0.047 unsplit on 32x64; 777^3 likewise).
+TEST(PlanModel, OddRowCountsWeighTheEightByteCopies) {
+  for (int64_t n : {639, 767, 777, 895}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
+    EXPECT_EQ(p.config.tile_m, 64) << p.summary;
+    EXPECT_EQ(p.config.tile_n, 64) << p.summary;
+    EXPECT_EQ(p.k_slices, 2) << p.summary;
+    EXPECT_EQ(p.cluster_split, 1) << p.summary;
+  }
+  // Odd k alone (lda = m even, ldb = k odd) is enough: 768 x 768 x 767 leaves the narrow tile.
+  EXPECT_NE(plan_dgemm(h100(), 'N', 'N', 768, 768, 767).config.tile_m, 32);
+  EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', 768, 768, 768).config.tile_m, 32);
+}
+
+// The model takes cluster splits of 2, 4 or 8 slices only (odd cluster sizes measured slower where it ranked
+// them first: 639^3 on 128x64, 5 slices 0.031 ms against 4 slices 0.024).
+TEST(PlanModel, ClusterSlicesArePowersOfTwo) {
+  int clustered = 0;
+  for (const char* f : {"NN", "NT", "TN"})
+    for (int64_t n = 256; n <= 2048; n += 61)
+      for (int64_t k : {n, 4 * n}) {
+        const tcgemm_plan p = plan_dgemm(h100(), f[0], f[1], n, n, k);
+        if (!p.cluster_split) continue;
+        ++clustered;
+        EXPECT_TRUE(p.k_slices == 2 || p.k_slices == 4 || p.k_slices == 8) << p.summary;
+      }
+  EXPECT_GT(clustered, 0);
+}
+
+// Matrix-vector-like products keep the skinny family: the 32-row tile measured slower there (8192x3x100: 8 us
+// against 6).
+TEST(PlanModel, NarrowTileNeverTakesSkinnyShapes) {
+  for (const auto& s : {std::array<int64_t, 3>{8192, 3, 100}, {3, 8192, 100}, {8, 2048, 64}, {2048, 1, 2048}})
+    EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]).config.family, TCGEMM_FAMILY_SKINNY);
 }
 
 TEST(PlanModel, LargeSquaresRunUnsplitOnTheDefaultTile) {

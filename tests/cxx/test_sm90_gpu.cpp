@@ -224,10 +224,12 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
 // copies; with fewer k-tiles than the prologue fills (k = 16, 32 at 4 or 5 stages) the prologue takes the
 // edge-handling copies and the main loop only commits empty groups. Tiles moved back to an even edge
 // (300 x 200) take the same route with write floors. Up to 256 k-tiles every form stages its epilogue in
-// shared memory ('T','T' as a block of C, transposed), past that (k = 4112) it stores directly.
+// shared memory ('T','T' as a block of C, transposed), past that (k = 4112 for 16-deep k-tiles, 8224 for
+// 32-deep ones) it stores directly. k = 96 is three whole 32-deep k-tiles (a prologue of 2 or 3).
 TEST(Sm90Mma, WholeKTilesAndEpilogueRoutes) {
   TCGEMM_REQUIRE_SM90();
-  const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48}, {300, 200, 64}, {70, 90, 4112}};
+  const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48},  {256, 256, 96},
+                        {300, 200, 64}, {70, 90, 4112}, {40, 70, 8224}};
   check_every_case(configs_all_stages(), sizes, 9900, [](GemmSpec& s, uint64_t seed) {
     s.alpha = (seed % 2) ? 1.0 : -0.75;
     s.beta = (seed % 3) ? 0.0 : 0.5;

@@ -14,18 +14,31 @@ namespace {
 
 // ---- model constants (H100 SXM measurements, docs/tuning.md "The plan model") ----
 // Sustained FP64 tensor rate of one SM running one sm90_mma block tile with >= 8 warps resident, in
-// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16).
-constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6};
+// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32).
+constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6};
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
+// Shared memory of one cc 9.0 SM that resident blocks share (228 KB), and what the driver reserves per block.
+constexpr int64_t kSm90SmemPerSm = 233472;
+constexpr int64_t kSm90SmemReservedPerBlock = 1024;
 constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction of 'N','N' (register moves)
+// The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice
+// the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
+// 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
+// 4097^3). 32x64 loses most: per k-tile its 8-byte copies outnumber its MMAs 3 to 2.
+constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62};
+static_assert(sizeof(kSm90Vec8Efficiency) / sizeof(kSm90Vec8Efficiency[0]) == kSm90ShapeCount,
+              "one measured 8-byte-path factor per kSm90Shapes entry");
 constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (bytes per microsecond)
 constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the skinny kernels streaming
-// The tensor-core kernel streams its A and B k-tiles at this fraction of kHbmBytesPerUs, and writes C at a
-// fraction that depends on the tile (more, smaller blocks per SM overlap their epilogues better).
-constexpr double kSm90ReadFraction = 0.70;
-constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50};
+// The tensor-core kernel streams its A and B k-tiles at a fraction of kHbmBytesPerUs, and writes C at a
+// fraction; both depend on the tile (more, smaller blocks per SM overlap their epilogues better). 64x64 read
+// 268 MB in 107 us at 128x128x131072 (65 slices, 2026-11-27), where 39 slices of 32x64 took 128 us.
+constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70};
+static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90ShapeCount,
+              "one measured read fraction per kSm90Shapes entry");
+constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
@@ -35,11 +48,15 @@ constexpr double kSm90StreamingBlocksPerSm = 2.0;
 constexpr double kSplitFixedUs = 6.0;
 // A cluster split-K (few slices) adds its slices in distributed shared memory: two cluster barriers and a
 // shared-memory round trip of the tile, no workspace and no second launch. Its blocks are scheduled a
-// cluster at a time and wait for each other at the barriers: measured (docs/tuning.md, "Cluster split-K"),
-// they run at about kClusterEfficiency of the unsplit rate, plus kClusterRoundUs per round of blocks.
+// cluster at a time and wait for each other at the barriers: they run at kClusterEfficiency of the unsplit
+// rate with 2 slices, kClusterEfficiencyPerSlice less for each further slice (0.78 with 8), plus
+// kClusterRoundUs per round of blocks. Fitted (2026-11-27) to loops of calls of 64x64 and 128x64 with 1-4
+// slices at 384-2048 (even and odd sizes) and to 512x512x16384 with 4 and 8 slices (docs/tuning.md, "Cluster
+// split-K", "The plan model").
 constexpr double kClusterReduceUs = 1.0;
-constexpr double kClusterEfficiency = 0.8;
-constexpr double kClusterRoundUs = 4.0;
+constexpr double kClusterEfficiency = 0.9;
+constexpr double kClusterEfficiencyPerSlice = 0.02;
+constexpr double kClusterRoundUs = 3.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
 constexpr double kTransposeFraction = 0.80;  // a transpose reads and writes at this fraction of HBM speed
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
@@ -49,6 +66,14 @@ constexpr int64_t kMinTilesPerSlice = 4;       // a workspace slice is at least 
 constexpr double kSharedABRatePerSm = 0.19e6;  // shared_ab (cc 8.x path) on one SM, flop/us
 
 double safe_div(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// The plan is a function of the shape alone (tcgemm_dgemm_plan has no leading dimensions): it weighs the copy
+// width for operands stored as whole arrays, lda = rows of op(A)'s storage and ldb = rows of op(B)'s, as a
+// Fortran code passing whole arrays does. Odd row counts mean odd leading dimensions: the 8-byte copies.
+bool whole_array_operands_copy_16_bytes(char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  const int64_t a_rows = transa == 'N' ? m : k, b_rows = transb == 'N' ? k : n;
+  return a_rows % 2 == 0 && b_rows % 2 == 0;
+}
 
 // Time of `blocks` equal blocks of `flops_per_block` on sm_count SMs holding `per_sm` blocks each, with a
 // rate `rate` per SM when >= 8 warps are resident (warps_per_block warps per block).
@@ -97,7 +122,10 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.tiles = ((m + s.tile_m - 1) / s.tile_m) * ((n + s.tile_n - 1) / s.tile_n);
   p.blocks = p.tiles * p.k_slices;
   const int warps = s.warps_m * s.warps_n;
-  const int per_sm = sm90_blocks_per_sm(s);  // the residency the kernel's registers are planned for
+  // Resident blocks: what the kernel's registers are planned for, or what shared memory holds at the shape's
+  // default depth, whichever is fewer.
+  const int64_t smem_blocks = kSm90SmemPerSm / (sm90_smem_bytes(s, s.default_stages) + kSm90SmemReservedPerBlock);
+  const int per_sm = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(sm90_blocks_per_sm(s), smem_blocks)));
   p.blocks_per_sm = per_sm;
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
@@ -108,14 +136,19 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
   const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
   const bool transposes = sm90_tn_transposes(tn ? 'T' : 'N', 'N', m, n, k);
+  // The 'T','N' transpose writes A with an even leading dimension: A then copies 16 bytes wide.
+  const bool vec16 = whole_array_operands_copy_16_bytes(transposes ? 'N' : transa, transb, transposes ? m + (m & 1) : m,
+                                                        n, k);
+  const double cluster_efficiency =
+      p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
   const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0) *
-                      (p.cluster_split ? kClusterEfficiency : 1.0);
+                      cluster_efficiency * (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
                                 p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) / (kSm90StreamingBlocksPerSm * dev.sm_count));
-  p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction * streaming) +
+  p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction[shape_index] * streaming) +
                 (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
   if (workspace_split)
@@ -196,6 +229,9 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       have = true;
     }
     for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
+      // Matrix-vector-like products (m or n <= 8) stream one operand; the 32-row tile's model undercounts its
+      // fixed costs there (8192x3x100: 8 us against the skinny family's 6, loops of calls on the H100).
+      if (skinny && kSm90Shapes[shape].tile_m < 64) continue;
       const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
       int64_t max_slices = k_tiles / kMinTilesPerSlice;
       const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kSm90MinClusterSliceKTiles);
@@ -209,6 +245,10 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
         const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
+        // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3
+        // on 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34): a cluster
+        // is placed whole inside a GPC, and odd sizes leave SMs idle. The model takes 2, 4 and 8.
+        if (c.cluster_split && (c.k_slices & (c.k_slices - 1)) != 0) continue;
         if (!have) {
           best = c;
           have = true;

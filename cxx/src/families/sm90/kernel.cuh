@@ -56,8 +56,8 @@ struct Traits {
   static constexpr int kGroupKPerLane = kGroupK / kLanesPerGroup;    // physical k per lane per group
   static constexpr int kGroups = kTileK / kGroupK;        // groups per stage
   static constexpr int kStepsPerGroup = kGroupK / kMmaK_;
-  using ATile = OperandTile<kTileM, kTileK, kThreads, kRowsPerLane, kAMnContiguous>;
-  using BTile = OperandTile<kTileN, kTileK, kThreads, kColsPerLane, kBMnContiguous>;
+  using ATile = OperandTile<kTileM, kTileK, kThreads, kRowsPerLane, kAMnContiguous, kVec16_>;
+  using BTile = OperandTile<kTileN, kTileK, kThreads, kColsPerLane, kBMnContiguous, kVec16_>;
   static constexpr int kStageBytes = ATile::kStageBytes + BTile::kStageBytes;
   static constexpr int kMinBlocksPerSm = kMinBlocks_;
   static constexpr int kSteps = kTileK / kLanesPerGroup;  // k4 steps per stage
@@ -230,8 +230,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   auto issue_general = [&](typename ATile::Copier& ac, typename BTile::Copier& bc, int stage, int kt) {
     if (kt < ktiles) {
       const int64_t k0 = static_cast<int64_t>(kt) * T::kTileK;
-      ATile::template copy_stage<T::kVec16>(ac, a_smem_addr + stage * ATile::kStageBytes, slice_a(), p.lda, slice_k(), k0);
-      BTile::template copy_stage<T::kVec16>(bc, b_smem_addr + stage * BTile::kStageBytes, slice_b(), p.ldb, slice_k(), k0);
+      ATile::copy_stage(ac, a_smem_addr + stage * ATile::kStageBytes, slice_a(), p.lda, slice_k(), k0);
+      BTile::copy_stage(bc, b_smem_addr + stage * BTile::kStageBytes, slice_b(), p.ldb, slice_k(), k0);
     }
     arch::cp_async_commit<kCopyClobber>();
   };
@@ -301,8 +301,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   if (full_prologue) {
     for (int s = 0; s < stages - 1; ++s) {
       if (s < full_ktiles) {  // past the last k-tile only an empty group (uniform wait counts)
-        ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, s * ATile::kStageBytes, p.lda);
-        BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, s * BTile::kStageBytes, p.ldb);
+        ATile::copy_stage_full(a_full, a_smem_addr, s * ATile::kStageBytes, p.lda);
+        BTile::copy_stage_full(b_full, b_smem_addr, s * BTile::kStageBytes, p.ldb);
       }
       arch::cp_async_commit<kCopyClobber>();
     }
@@ -424,8 +424,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // loop's own bound serves both cases.
   main_loop(0, split, [&](int stage, int kt_copy) {
     if (kt_copy < ktiles) {
-      ATile::template copy_stage_full<T::kVec16>(a_full, a_smem_addr, stage * ATile::kStageBytes, p.lda);
-      BTile::template copy_stage_full<T::kVec16>(b_full, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
+      ATile::copy_stage_full(a_full, a_smem_addr, stage * ATile::kStageBytes, p.lda);
+      BTile::copy_stage_full(b_full, b_smem_addr, stage * BTile::kStageBytes, p.ldb);
     }
     arch::cp_async_commit<kCopyClobber>();
   }, std::integral_constant<int, T::kPipeline>{});

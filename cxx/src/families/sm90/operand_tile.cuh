@@ -12,7 +12,9 @@ namespace tcgemm::detail::sm90 {
 // kTileMn x kTileK k-block of op(X) for one stage. kMnPerLane = consecutive mn values a lane owns (A: rows per
 // thread RT, B: columns per thread NT). kMnContiguous: element (mn, k) of op(X) is X[mn + k * ld]
 // (stored [k][mn]); otherwise X[k + mn * ld] (stored [mn][k]).
-template <int kTileMn, int kTileK, int kThreads, int kMnPerLane, bool kMnContiguous>
+// kVec16: the copies move 16-byte chunks (the source 16-byte aligned: base aligned, leading dimension even);
+// otherwise 8-byte elements.
+template <int kTileMn, int kTileK, int kThreads, int kMnPerLane, bool kMnContiguous, bool kVec16>
 struct OperandTile {
   static constexpr int kStageDoubles = kTileMn * kTileK;
   static constexpr int kStageBytes = kStageDoubles * 8;
@@ -27,8 +29,6 @@ struct OperandTile {
                 "loads need at least 2, and the swizzle keeps a quarter-warp conflict-free only up to 8");
   static_assert(kRowChunks % kBankLineChunks == 0,
                 "a shared-memory row must be whole 128-byte bank lines (tile_m, tile_n multiples of 16)");
-  static_assert(kThreads % kRowChunks == 0 && kRows % (kThreads / kRowChunks) == 0,
-                "the block's threads must copy whole rows of 16-byte chunks, the same count each");
 
   // mn-contiguous swizzle: chunk bits not used by the reading lane's g parity receive t = (k / 4) % 4.
   static constexpr int kGParityBit = log2_exact(kMnPerLane / kChunkDoubles);
@@ -46,52 +46,83 @@ struct OperandTile {
     return static_cast<uint32_t>(row * kRowBytes + (chunk ^ sw) * kChunkBytes);
   }
 
-  // Copy one 16-byte chunk (two consecutive doubles) of which `bytes` (0, 8 or 16) are in bounds; the
-  // rest of the destination is zero-filled. kVec16: one 16-byte copy (src 16-byte aligned); otherwise two
-  // 8-byte copies (src 8-byte aligned). A source with no byte in bounds is replaced by `x`, the matrix
-  // base, so no address outside the matrix is formed for the copy engine.
-  template <bool kVec16>
-  __device__ __forceinline__ static void copy_chunk(uint32_t dst, const double* src, int bytes, const double* x) {
-    if constexpr (kVec16) {
-      arch::cp_async_zfill<16, kCopyClobber>(dst, bytes ? src : x, bytes);
-    } else {
-      const int lo = bytes < 8 ? bytes : 8;
-      const int hi = bytes - lo;
-      arch::cp_async_zfill<8, kCopyClobber>(dst, lo ? src : x, lo);
-      arch::cp_async_zfill<8, kCopyClobber>(dst + 8, hi ? src + 1 : x, hi);
-    }
+  // ---- the copies (cp.async, global -> shared) ----
+  // Copy unit: a 16-byte chunk (kVec16) or one 8-byte element. Consecutive threads copy consecutive units of
+  // a row, so a warp's cp.async instruction reads contiguous bytes of a row and writes whole chunks of a
+  // stage: 8-byte units fill 256 contiguous bytes per instruction (2 shared-memory wavefronts). The first
+  // 8-byte path gave each thread a chunk as two 8-byte halves: an instruction then wrote every other 8 bytes
+  // of 512 and read them from 16 sectors; ncu at 1001^3 counted 2.25x the shared-memory wavefronts of the
+  // 16-byte path at 1000^3 and 53% L1 hits of re-read halves, and the call took 1.5x as long.
+  // A row of at least two bank lines (mn-contiguous: 32..128 mn; k-contiguous: tile_k 32) with 8-byte units
+  // is copied by as many threads as it has chunks, each thread taking one unit in each half of the row: the
+  // second at kSubStrideBytes = half a row, whole bank lines, which the chunk swizzle commutes with. One row
+  // pointer serves both and the rows per pass stay those of the 16-byte path (with one unit per thread, the
+  // doubled row pointers spilled in the 128x64 and 32x64 instances). A 16-deep k-contiguous row (one bank
+  // line) takes one unit per thread: a warp then covers two whole rows.
+  static constexpr int kUnitBytes = kVec16 ? kChunkBytes : 8;
+  static constexpr int kUnitDoubles = kUnitBytes / 8;
+  static constexpr int kUnitsPerChunk = kChunkBytes / kUnitBytes;
+  static constexpr int kRowUnits = kRowBytes / kUnitBytes;
+  static constexpr int kSubCopies =  // units per thread per row
+      (kUnitsPerChunk == 2 && kRowBytes % (2 * kBankLineChunks * kChunkBytes) == 0) ? 2 : 1;
+  static constexpr int kSubStrideBytes = kRowBytes / kSubCopies;
+  static constexpr int kSubStrideDoubles = kSubStrideBytes / 8;
+  static constexpr int kThreadsPerRow = kRowUnits / kSubCopies;
+  // One pass of the block's threads copies kRowStep rows; kCopies passes copy the stage.
+  static constexpr int kRowStep = kThreads / kThreadsPerRow;
+  static constexpr int kCopies = kRows / kRowStep;
+  static_assert(kThreads % kThreadsPerRow == 0 && kRows % kRowStep == 0,
+                "the block's threads must copy whole rows of copy units, the same count each");
+  static_assert(kSubCopies == 1 || kSubStrideBytes % (kBankLineChunks * kChunkBytes) == 0,
+                "a thread's second unit of a row must sit whole bank lines after its first (swizzle unchanged)");
+
+  // Bytes of a unit in bounds, from the bytes left in the row (<= 0: none).
+  __device__ __forceinline__ static int unit_bytes_in(int64_t bytes) {
+    return bytes <= 0 ? 0 : (bytes >= kUnitBytes ? kUnitBytes : static_cast<int>(bytes));
+  }
+  // Byte offset in a stage of unit `unit` of row `row`, swizzled (the swizzle moves whole chunks; an 8-byte
+  // unit keeps its half of the chunk).
+  __device__ __forceinline__ static uint32_t unit_offset(int row, int unit) {
+    return chunk_offset(row, unit / kUnitsPerChunk) + static_cast<uint32_t>((unit % kUnitsPerChunk) * kUnitBytes);
+  }
+  // Copy one unit of which `bytes` are in bounds; the rest of the destination is zero-filled. A source with no
+  // byte in bounds is replaced by `x`, the matrix base, so no address outside the matrix is formed for the
+  // copy engine.
+  __device__ __forceinline__ static void copy_unit(uint32_t dst, const double* src, int bytes, const double* x) {
+    arch::cp_async_zfill<kUnitBytes, kCopyClobber>(dst, bytes ? src : x, bytes);
   }
 
-  // The copies of one operand, one stage at a time, k-tile after k-tile. Thread tid copies chunk
-  // (tid % kRowChunks) of rows tid / kRowChunks + it * kRowStep: consecutive threads read consecutive 16
-  // bytes of a row (coalesced along the contiguous dimension of the source). Only a few values stay live
-  // across the main loop (a running source pointer, a stage offset, the chunk and one edge count): with
-  // 128 threads a thread issues 8 + 4 copies per stage, and hoisted per-copy addresses would cost the
-  // fragment buffers their registers.
-  static constexpr int kRowStep = kThreads / kRowChunks;
-  static constexpr int kCopies = kRows / kRowStep;
+  // The copies of one operand, one stage at a time, k-tile after k-tile. Thread tid copies unit
+  // tid % kThreadsPerRow (and its sub-copies' units) of rows tid / kThreadsPerRow + it * kRowStep:
+  // consecutive threads read consecutive bytes of a row (coalesced along the contiguous dimension of the
+  // source). Only a few values stay live across the main loop (a running source pointer, a stage offset, the unit and one edge count): with 128 threads a
+  // thread issues 8 + 4 16-byte copies per stage, and hoisted per-copy addresses would cost the fragment
+  // buffers their registers.
   struct Copier {
-    const double* src;  // the thread's first chunk in the next k-tile to copy
-    uint32_t dst0;      // byte offset in a stage of row row0 (k-contiguous: with the swizzled chunk)
-    int chunk;          // chunk index inside a row
+    const double* src;  // the thread's first unit in the next k-tile to copy
+    uint32_t dst0;      // byte offset in a stage of row row0 (k-contiguous: with the swizzled unit)
+    int unit;           // unit index inside a row
     int row0;           // first row (mn-contiguous: k; k-contiguous: mn)
-    int edge;           // mn-contiguous: bytes of the chunk inside mn_ext; k-contiguous: rows inside mn_ext
+    int edge;           // mn-contiguous: bytes of the unit inside mn_ext (with sub-copies: mn inside mn_ext
+                        // from the first unit on, 0..kTileMn); k-contiguous: rows inside mn_ext
   };
 
   // k_start: first k of the first k-tile the copier will copy.
   __device__ __forceinline__ static Copier make_copier(const double* x, int64_t ld, int64_t mn_ext, int64_t mn0,
                                                        int64_t k_start, int tid) {
     Copier c;
-    c.chunk = tid % kRowChunks;
-    c.row0 = tid / kRowChunks;
+    c.unit = tid % kThreadsPerRow;
+    c.row0 = tid / kThreadsPerRow;
     if constexpr (kMnContiguous) {
-      const int64_t mn = mn0 + c.chunk * kChunkDoubles;
+      const int64_t mn = mn0 + c.unit * kUnitDoubles;
       c.src = x + (k_start + c.row0) * ld + mn;
       c.dst0 = static_cast<uint32_t>(c.row0 * kRowBytes);
-      c.edge = clamp_bytes((mn_ext - mn) * 8);
+      const int64_t left = mn_ext - mn;
+      if constexpr (kSubCopies == 1) c.edge = unit_bytes_in(left * 8);
+      else c.edge = left <= 0 ? 0 : (left >= kTileMn ? kTileMn : static_cast<int>(left));
     } else {
-      c.src = x + (mn0 + c.row0) * ld + k_start + c.chunk * kChunkDoubles;
-      c.dst0 = chunk_offset(c.row0, c.chunk);
+      c.src = x + (mn0 + c.row0) * ld + k_start + c.unit * kUnitDoubles;
+      c.dst0 = unit_offset(c.row0, c.unit);
       const int64_t rows = mn_ext - mn0 - c.row0;
       c.edge = rows < kRows ? static_cast<int>(rows) : kRows;
     }
@@ -100,15 +131,15 @@ struct OperandTile {
 
   // Issue the cp.async copies of k-tile k0 / kTileK (op(X)(mn0 .. + kTileMn, k0 .. + kTileK), zero-filled
   // outside the matrix) into the stage at shared address `stage`; advance to the next k-tile.
-  template <bool kVec16>
   __device__ __forceinline__ static void copy_stage(Copier& c, uint32_t stage, const double* x, int64_t ld,
                                                     int64_t k_ext, int64_t k0) {
     const double* src = c.src;
     if constexpr (kMnContiguous) {
-      // chunk = 2 consecutive mn at one k: bytes limited by mn (edge), whole chunk in or out along k.
+      // A unit holds consecutive mn at one k: bytes limited by mn (edge), whole units in or out along k.
       const int64_t rows = k_ext - k0 - c.row0;
       const int rows_left = rows < kRows ? static_cast<int>(rows) : kRows;
-      const uint32_t chunk16 = static_cast<uint32_t>(c.chunk * kChunkBytes);
+      // The swizzle XORs chunk bits (bytes 16..127); an 8-byte unit's half (byte bit 3) is left alone.
+      const uint32_t unit_byte = static_cast<uint32_t>(c.unit * kUnitBytes);
 #pragma unroll
       for (int it = 0; it < kCopies; ++it) {
         // Row row0 + it * kRowStep; its swizzle needs (row / 4) % 4, known at compile time when row0 < 4.
@@ -116,61 +147,77 @@ struct OperandTile {
         if constexpr (kRowStep <= kKPerLane) t_row = ((it * kRowStep) >> 2) & 3;
         else t_row = ((c.row0 >> 2) + it * (kRowStep >> 2)) & 3;
         const uint32_t dst =
-            stage + c.dst0 + it * kRowStep * kRowBytes + (chunk16 ^ (swizzle_k_row(t_row << 2) * kChunkBytes));
-        copy_chunk<kVec16>(dst, src, it * kRowStep < rows_left ? c.edge : 0, x);
+            stage + c.dst0 + it * kRowStep * kRowBytes + (unit_byte ^ (swizzle_k_row(t_row << 2) * kChunkBytes));
+        const bool k_in = it * kRowStep < rows_left;
+#pragma unroll
+        for (int h = 0; h < kSubCopies; ++h) {
+          const int bytes = kSubCopies == 1 ? c.edge : unit_bytes_in(int64_t(c.edge - h * kSubStrideDoubles) * 8);
+          copy_unit(dst + h * kSubStrideBytes, src + h * kSubStrideDoubles, k_in ? bytes : 0, x);
+        }
         src += kRowStep * ld;
       }
       c.src += kTileK * ld;
     } else {
-      // chunk = 2 consecutive k at one mn: bytes limited by k, whole chunk in or out along mn (edge).
-      const int k_bytes = clamp_bytes((k_ext - k0 - c.chunk * kChunkDoubles) * 8);
+      // A unit holds consecutive k at one mn: bytes limited by k, whole units in or out along mn (edge).
+      const int64_t k_left = k_ext - k0 - c.unit * kUnitDoubles;
+      const int k_bytes = unit_bytes_in(k_left * 8);  // the first unit's
 #pragma unroll
       for (int it = 0; it < kCopies; ++it) {
         uint32_t dst;
         if constexpr (kRowStep % (2 * kMnPerLane) == 0) {
           dst = stage + c.dst0 + it * kRowStep * kRowBytes;  // swizzle parity equal to row0's
         } else {
-          dst = stage + chunk_offset(c.row0 + it * kRowStep, c.chunk);
+          dst = stage + unit_offset(c.row0 + it * kRowStep, c.unit);
         }
-        copy_chunk<kVec16>(dst, src, it * kRowStep < c.edge ? k_bytes : 0, x);
+        const bool mn_in = it * kRowStep < c.edge;
+#pragma unroll
+        for (int h = 0; h < kSubCopies; ++h)
+          copy_unit(dst + h * kSubStrideBytes, src + h * kSubStrideDoubles,
+                    mn_in ? (h == 0 ? k_bytes : unit_bytes_in((k_left - h * kSubStrideDoubles) * 8)) : 0, x);
         src += kRowStep * ld;
       }
       c.src += kTileK;
     }
   }
 
-  // The copies of a k-tile that lies wholly inside the matrix (every chunk 16 bytes in bounds): no byte
+  // The copies of a k-tile that lies wholly inside the matrix (every unit in bounds): no byte
   // counts, no edge compares, no fallback pointers, and only a source pointer and one shared-memory
   // offset live across the main loop. ncu on the H100 (n = 4096) showed the general path above costing
   // ~200 integer instructions per k-tile per thread (64-bit edge compares and selects), 1.6x cuBLAS's
   // instructions per DMMA, and the tensor pipe idled while the 2 warps per scheduler issued them. The
   // kernel uses these copies for every k-tile of an interior block except the k-edge tail.
   struct FullCopier {
-    const double* src;  // the thread's first chunk in the next k-tile to copy
-    uint32_t dst0;      // byte offset in a stage of the thread's first chunk, before the swizzle (mn-
-                        // contiguous) or with it (k-contiguous)
+    const double* src;  // the thread's first unit in the next k-tile to copy
+    uint32_t dst0;      // byte offset in a stage of the thread's first unit: mn-contiguous with only
+                        // row0's part of the swizzle (see make_full_copier), k-contiguous with all of it
   };
   __device__ __forceinline__ static FullCopier make_full_copier(const double* x, int64_t ld, int64_t mn0,
                                                                int64_t k_start, int tid) {
-    const int chunk = tid % kRowChunks, row0 = tid / kRowChunks;
+    const int unit = tid % kThreadsPerRow, row0 = tid / kThreadsPerRow;
     FullCopier c;
     if constexpr (kMnContiguous) {
-      static_assert(kRowStep <= kKPerLane,
-                    "each copied row's swizzle must be known at compile time: rows row0 + it * kRowStep with "
-                    "row0 < kRowStep <= 4 have (row / 4) % 4 = (it * kRowStep / 4) % 4");
-      c.src = x + (k_start + row0) * ld + mn0 + chunk * kChunkDoubles;
+      // Row row0 + it * kRowStep (row0 < kRowStep) has swizzle input (row / 4) % 4. With kRowStep <= 4 that
+      // is (it * kRowStep / 4) % 4, known at compile time. With kRowStep a multiple of 4 (narrow tiles: a
+      // 32-wide row is 16 chunks, so 128 threads copy 8 rows at a time) it is row0 / 4 + it * kRowStep / 4,
+      // whose two terms occupy different bits (row0 / 4 < kRowStep / 4, a power of two): the sum is an XOR,
+      // and the swizzle, a linear map of those bits onto chunk bits, splits into row0's part (folded into
+      // dst0 here) and a compile-time part XORed in by the copies.
+      static_assert(kRowStep <= kKPerLane || (kRowStep % kKPerLane == 0 && (kRowStep & (kRowStep - 1)) == 0),
+                    "each copied row's swizzle must split into row0's part and a compile-time part: kRowStep "
+                    "<= 4, or a power of two");
+      c.src = x + (k_start + row0) * ld + mn0 + unit * kUnitDoubles;
       // The swizzle XORs chunk bits 0..2 (bytes 16..127): it commutes with adding multiples of 128 bytes
       // (row and stage offsets), so the copies add the stage offset and XOR a compile-time swizzle.
-      c.dst0 = static_cast<uint32_t>(row0 * kRowBytes + chunk * kChunkBytes);
+      const int row0_swizzle = kRowStep <= kKPerLane ? 0 : swizzle_k_row(row0);
+      c.dst0 = static_cast<uint32_t>(row0 * kRowBytes + ((unit * kUnitBytes) ^ (row0_swizzle * kChunkBytes)));
     } else {
-      c.src = x + (mn0 + row0) * ld + k_start + chunk * kChunkDoubles;
-      c.dst0 = chunk_offset(row0, chunk);
+      c.src = x + (mn0 + row0) * ld + k_start + unit * kUnitDoubles;
+      c.dst0 = unit_offset(row0, unit);
     }
     return c;
   }
   // smem: shared address of the operand's stage 0; stage_off: byte offset of the stage (a multiple of
   // 128, so the swizzle XOR may be applied after adding it).
-  template <bool kVec16>
   __device__ __forceinline__ static void copy_stage_full(FullCopier& c, uint32_t smem, uint32_t stage_off,
                                                          int64_t ld) {
     const double* src = c.src;
@@ -182,7 +229,9 @@ struct OperandTile {
         const int t_row = ((it * kRowStep) >> 2) & 3;
         const uint32_t dst = smem + (base ^ static_cast<uint32_t>(swizzle_k_row(t_row << 2) * kChunkBytes)) +
                              static_cast<uint32_t>(it * kRowStep * kRowBytes);
-        copy_full<kVec16>(dst, src);
+#pragma unroll
+        for (int h = 0; h < kSubCopies; ++h)
+          arch::cp_async<kUnitBytes, kCopyClobber>(dst + h * kSubStrideBytes, src + h * kSubStrideDoubles);
         src += kRowStep * ld;
       }
       c.src += kTileK * ld;
@@ -193,22 +242,15 @@ struct OperandTile {
 #pragma unroll
       for (int it = 0; it < kCopies; ++it) {
         const uint32_t flip = ((it * kRowStep / kMnPerLane) & 1) * kChunkBytes;
-        copy_full<kVec16>(smem + (base ^ flip) + it * kRowStep * kRowBytes, src);
+        const uint32_t dst = smem + (base ^ flip) + it * kRowStep * kRowBytes;
+#pragma unroll
+        for (int h = 0; h < kSubCopies; ++h)
+          arch::cp_async<kUnitBytes, kCopyClobber>(dst + h * kSubStrideBytes, src + h * kSubStrideDoubles);
         src += kRowStep * ld;
       }
       c.src += kTileK;
     }
   }
-  template <bool kVec16>
-  __device__ __forceinline__ static void copy_full(uint32_t dst, const double* src) {
-    if constexpr (kVec16) {
-      arch::cp_async<16, kCopyClobber>(dst, src);
-    } else {
-      arch::cp_async<8, kCopyClobber>(dst, src);
-      arch::cp_async<8, kCopyClobber>(dst + 8, src + 1);
-    }
-  }
-
   // Per-lane byte offsets (inside a stage) of the lane's fragment loads; warp_mn0 = warp's first mn.
   struct Lane {
     uint32_t off[kMnContiguous ? kMnPerLane / kChunkDoubles : 2];
