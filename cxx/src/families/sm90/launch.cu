@@ -30,11 +30,15 @@ constexpr int kSm90CodeVersion = 90;
 //   'N','T': m16n8k4 steps (B is mn-contiguous; a k8 B pair would need register moves and spilled);
 //   'T','N': k8 groups without cross-group prefetch (A is k-contiguous, its DMMA quads need register
 //     moves, and the prefetching pipelines spilled).
+//   A 16-row warp tile (32x64 blocks) has 4 MMAs per fragment group of m16n8k8: too little work to cover the
+//   group's shared-memory loads with one block per SM (ncu at 512^3: short-scoreboard stalls 1.5 per issued
+//   instruction against cuBLAS's 0.13 on the same tile with m16n8k16); its groups are 16 deep (m16n8k16).
 template <int kShape>
 struct ShapeFamily {
   static constexpr Sm90Shape kS = kSm90Shapes[kShape];
+  static constexpr int kGroupMmaK = kS.tile_m / kS.warps_m == 16 ? 16 : 8;
   using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, sm90_blocks_per_sm(kS),
-                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone>;
+                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone, kGroupMmaK>;
 
   static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
                 "kSm90Shapes: tile_m must split into warps_m warp rows of whole 16-row mma tiles");

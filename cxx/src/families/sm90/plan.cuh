@@ -14,18 +14,22 @@ enum Form : int { kFormNN = 0, kFormNT = 1, kFormTN = 2, kFormTT = 3 };
 constexpr bool form_left_mn_contiguous(int form) { return form != kFormTN; }
 constexpr bool form_right_mn_contiguous(int form) { return form == kFormNT; }
 constexpr bool form_transpose_c(int form) { return form == kFormTT; }
-constexpr int mma_k_for_pipeline(int pipeline) { return pipeline == kPipeStep ? 4 : 8; }
+// The mma k-shape of a pipeline: k4 steps for kPipeStep, else kGroupMmaK (8, or 16 for a family whose warps
+// need more work per fragment group to cover the shared-memory load latency, see launch.cu).
+constexpr int mma_k_for_pipeline(int pipeline, int group_mma_k = 8) {
+  return pipeline == kPipeStep ? 4 : group_mma_k;
+}
 
 // One kernel family: a block shape plus the fragment pipeline used for each form. Instance<form, vec16>
 // is the kernel configuration for one call.
 template <int kTileM, int kTileN, int kTileK, int kWarpsM, int kWarpsN, int kMinBlocks, int kPipeNN, int kPipeNT,
-          int kPipeTN>
+          int kPipeTN, int kGroupMmaK = 8>
 struct Family {
   static constexpr int pipeline(int form) {
     return form == kFormNT ? kPipeNT : (form == kFormTN ? kPipeTN : kPipeNN);
   }
   template <int kForm, bool kVec16, bool kCluster = false>
-  using Instance = Traits<kTileM, kTileN, kTileK, kWarpsM, kWarpsN, mma_k_for_pipeline(pipeline(kForm)),
+  using Instance = Traits<kTileM, kTileN, kTileK, kWarpsM, kWarpsN, mma_k_for_pipeline(pipeline(kForm), kGroupMmaK),
                           form_left_mn_contiguous(kForm), form_right_mn_contiguous(kForm), kVec16, pipeline(kForm),
                           kMinBlocks, form_transpose_c(kForm), kCluster>;
 };
