@@ -116,9 +116,19 @@ TEST(PlanModel, OddRowCountsWeighTheEightByteCopies) {
     EXPECT_EQ(p.k_slices, 2) << p.summary;
     EXPECT_EQ(p.cluster_split, 1) << p.summary;
   }
-  // Odd k alone (lda = m even, ldb = k odd) is enough: 768 x 768 x 767 leaves the narrow tile.
-  EXPECT_NE(plan_dgemm(h100(), 'N', 'N', 768, 768, 767).config.tile_m, 32);
-  EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', 768, 768, 768).config.tile_m, 32);
+}
+
+// Which row counts are the leading dimensions depends on the form: lda = m for 'N' A, k for 'T' A; ldb = k for
+// 'N' B, n for 'T' B. At 768 (the narrow tile's range) the plan leaves 32x64 exactly when one of those two is
+// odd, in every form; an odd count that is not a leading dimension changes nothing.
+TEST(PlanModel, TheLeadingDimensionsOfEachFormDecideTheCopyWidth) {
+  for (const char* f : {"NN", "NT", "TN", "TT"})
+    for (const auto& s : {std::array<int64_t, 3>{768, 768, 768}, {767, 768, 768}, {768, 767, 768}, {768, 768, 767}}) {
+      const int64_t lda = f[0] == 'N' ? s[0] : s[2], ldb = f[1] == 'N' ? s[2] : s[1];
+      const bool even = lda % 2 == 0 && ldb % 2 == 0;
+      const tcgemm_plan p = plan_dgemm(h100(), f[0], f[1], s[0], s[1], s[2]);
+      EXPECT_EQ(p.config.tile_m == 32, even) << f << " lda " << lda << " ldb " << ldb << ": " << p.summary;
+    }
 }
 
 // The model takes cluster splits of 2, 4 or 8 slices only (odd cluster sizes measured slower where it ranked
@@ -136,11 +146,20 @@ TEST(PlanModel, ClusterSlicesArePowersOfTwo) {
   EXPECT_GT(clustered, 0);
 }
 
-// Matrix-vector-like products keep the skinny family: the 32-row tile measured slower there (8192x3x100: 8 us
-// against 6).
+// Where the skinny family applies (m or n <= 8) the 32-row tile is not a candidate: it measured slower there
+// (8192x3x100: 8 us against the skinny family's 6), and the model ranked it first.
 TEST(PlanModel, NarrowTileNeverTakesSkinnyShapes) {
-  for (const auto& s : {std::array<int64_t, 3>{8192, 3, 100}, {3, 8192, 100}, {8, 2048, 64}, {2048, 1, 2048}})
-    EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]).config.family, TCGEMM_FAMILY_SKINNY);
+  EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', 8192, 3, 100).config.family, TCGEMM_FAMILY_SKINNY);
+  for (const char* f : {"NN", "NT", "TN", "TT"})
+    for (int64_t small : {1, 3, 8})
+      for (int64_t big : {64, 300, 2048, 8192})
+        for (int64_t k : {16, 100, 2048}) {
+          for (const auto& s : {std::array<int64_t, 3>{small, big, k}, {big, small, k}}) {
+            if (!tcgemm::detail::skinny_applies(s[0], s[1], s[2])) continue;
+            const tcgemm_plan p = plan_dgemm(h100(), f[0], f[1], s[0], s[1], s[2]);
+            EXPECT_FALSE(p.config.family == TCGEMM_FAMILY_SM90_MMA && p.config.tile_m == 32) << p.summary;
+          }
+        }
 }
 
 TEST(PlanModel, LargeSquaresRunUnsplitOnTheDefaultTile) {

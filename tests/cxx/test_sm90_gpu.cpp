@@ -225,7 +225,8 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
 // edge-handling copies and the main loop only commits empty groups. Tiles moved back to an even edge
 // (300 x 200) take the same route with write floors. Up to 256 k-tiles every form stages its epilogue in
 // shared memory ('T','T' as a block of C, transposed), past that (k = 4112 for 16-deep k-tiles, 8224 for
-// 32-deep ones) it stores directly. k = 96 is three whole 32-deep k-tiles (a prologue of 2 or 3).
+// 32-deep ones) it stores directly. k = 96 is three whole 32-deep k-tiles (prologues of 1 and 3 k-tiles at
+// 2 and 4 stages).
 TEST(Sm90Mma, WholeKTilesAndEpilogueRoutes) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48},  {256, 256, 96},

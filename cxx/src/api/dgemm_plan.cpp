@@ -123,7 +123,7 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.blocks = p.tiles * p.k_slices;
   const int warps = s.warps_m * s.warps_n;
   // Resident blocks: what the kernel's registers are planned for, or what shared memory holds at the shape's
-  // default depth, whichever is fewer.
+  // default depth, whichever is fewer (registers bind for every entry today; shared memory guards new ones).
   const int64_t smem_blocks = kSm90SmemPerSm / (sm90_smem_bytes(s, s.default_stages) + kSm90SmemReservedPerBlock);
   const int per_sm = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(sm90_blocks_per_sm(s), smem_blocks)));
   p.blocks_per_sm = per_sm;
@@ -136,9 +136,8 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
   const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
   const bool transposes = sm90_tn_transposes(tn ? 'T' : 'N', 'N', m, n, k);
-  // The 'T','N' transpose writes A with an even leading dimension: A then copies 16 bytes wide.
-  const bool vec16 = whole_array_operands_copy_16_bytes(transposes ? 'N' : transa, transb, transposes ? m + (m & 1) : m,
-                                                        n, k);
+  // (The 'T','N' transpose gives A an even leading dimension; B's is still k, the parity that decides.)
+  const bool vec16 = whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
   const double cluster_efficiency =
       p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
   const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0) *
@@ -246,8 +245,9 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         last_slices = split.slices;
         const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
         // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3
-        // on 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34): a cluster
-        // is placed whole inside a GPC, and odd sizes leave SMs idle. The model takes 2, 4 and 8.
+        // on 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster
+        // is placed whole inside a GPC; the model, which spreads blocks evenly, does not see that. It takes
+        // 2, 4 and 8 slices only.
         if (c.cluster_split && (c.k_slices & (c.k_slices - 1)) != 0) continue;
         if (!have) {
           best = c;

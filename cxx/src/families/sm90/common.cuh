@@ -79,8 +79,5 @@ __device__ __forceinline__ void static_for(F&& f) {
 }
 
 __host__ __device__ constexpr int log2_exact(int v) { return v <= 1 ? 0 : 1 + log2_exact(v / 2); }
-__host__ __device__ constexpr int clamp_bytes(int64_t bytes) {
-  return bytes <= 0 ? 0 : (bytes >= kChunkBytes ? kChunkBytes : static_cast<int>(bytes));
-}
 
 }  // namespace tcgemm::detail::sm90

@@ -281,7 +281,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   int read_stage = 0;
   int write_stage = stages - 1;
 
-  // Which k-tiles can use the edge-free copies (whole 16-byte chunks, one source pointer and one shared
+  // Which k-tiles can use the edge-free copies (whole copy units, one source pointer and one shared
   // offset per operand; see the two main loops below): those wholly inside k of an interior block (C tile
   // inside m x n).
   const bool mn_interior = m0 + T::kTileM <= p.m && n0 + T::kTileN <= p.n;

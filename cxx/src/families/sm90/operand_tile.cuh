@@ -48,8 +48,8 @@ struct OperandTile {
 
   // ---- the copies (cp.async, global -> shared) ----
   // Copy unit: a 16-byte chunk (kVec16) or one 8-byte element. Consecutive threads copy consecutive units of
-  // a row, so a warp's cp.async instruction reads contiguous bytes of a row and writes whole chunks of a
-  // stage: 8-byte units fill 256 contiguous bytes per instruction (2 shared-memory wavefronts). The first
+  // a row, so a warp's cp.async instruction reads whole 128-byte segments of one or two rows and writes
+  // whole chunks of two bank lines (2 shared-memory wavefronts for 8-byte units). The first
   // 8-byte path gave each thread a chunk as two 8-byte halves: an instruction then wrote every other 8 bytes
   // of 512 and read them from 16 sectors; ncu at 1001^3 counted 2.25x the shared-memory wavefronts of the
   // 16-byte path at 1000^3 and 53% L1 hits of re-read halves, and the call took 1.5x as long.
@@ -73,6 +73,9 @@ struct OperandTile {
   static constexpr int kCopies = kRows / kRowStep;
   static_assert(kThreads % kThreadsPerRow == 0 && kRows % kRowStep == 0,
                 "the block's threads must copy whole rows of copy units, the same count each");
+  static_assert((kRowStep & (kRowStep - 1)) == 0,
+                "rows per pass must be a power of two: the copies split a row's swizzle input (row / 4) % 4 "
+                "into row0's part and a compile-time part");
   static_assert(kSubCopies == 1 || kSubStrideBytes % (kBankLineChunks * kChunkBytes) == 0,
                 "a thread's second unit of a row must sit whole bank lines after its first (swizzle unchanged)");
 
@@ -95,9 +98,9 @@ struct OperandTile {
   // The copies of one operand, one stage at a time, k-tile after k-tile. Thread tid copies unit
   // tid % kThreadsPerRow (and its sub-copies' units) of rows tid / kThreadsPerRow + it * kRowStep:
   // consecutive threads read consecutive bytes of a row (coalesced along the contiguous dimension of the
-  // source). Only a few values stay live across the main loop (a running source pointer, a stage offset, the unit and one edge count): with 128 threads a
-  // thread issues 8 + 4 16-byte copies per stage, and hoisted per-copy addresses would cost the fragment
-  // buffers their registers.
+  // source). Only a few values stay live across the main loop (a running source pointer, a stage offset,
+  // the unit and one edge count): with 128 threads a thread issues 8 + 4 16-byte copies per stage, and
+  // hoisted per-copy addresses would cost the fragment buffers their registers.
   struct Copier {
     const double* src;  // the thread's first unit in the next k-tile to copy
     uint32_t dst0;      // byte offset in a stage of row row0 (k-contiguous: with the swizzled unit)
@@ -202,9 +205,8 @@ struct OperandTile {
       // whose two terms occupy different bits (row0 / 4 < kRowStep / 4, a power of two): the sum is an XOR,
       // and the swizzle, a linear map of those bits onto chunk bits, splits into row0's part (folded into
       // dst0 here) and a compile-time part XORed in by the copies.
-      static_assert(kRowStep <= kKPerLane || (kRowStep % kKPerLane == 0 && (kRowStep & (kRowStep - 1)) == 0),
-                    "each copied row's swizzle must split into row0's part and a compile-time part: kRowStep "
-                    "<= 4, or a power of two");
+      static_assert(kRowStep <= kKPerLane || kRowStep % kKPerLane == 0,
+                    "each copied row's swizzle must split into row0's part and a compile-time part");
       c.src = x + (k_start + row0) * ld + mn0 + unit * kUnitDoubles;
       // The swizzle XORs chunk bits 0..2 (bytes 16..127): it commutes with adding multiples of 128 bytes
       // (row and stage offsets), so the copies add the stage offset and XOR a compile-time swizzle.
