@@ -189,6 +189,33 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
 
 }  // namespace
 
+bool sm90_shape_considered(int shape_index, int64_t m, int64_t n, int64_t k) {
+  // Matrix-vector-like products (m or n <= 8) stream one operand; the 32-row tile's model undercounts its
+  // fixed costs there (8192x3x100: 8 us against the skinny family's 6, loops of calls on the H100).
+  return !(skinny_applies(m, n, k) && kSm90Shapes[shape_index].tile_m < 64);
+}
+
+bool sm90_candidate_considered(const tcgemm_plan& c) {
+  // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3 on
+  // 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster is
+  // placed whole inside a GPC; the model, which spreads blocks evenly, does not see that. It takes 2, 4 and 8
+  // slices only.
+  return !(c.cluster_split && (c.k_slices & (c.k_slices - 1)) != 0);
+}
+
+bool plan_prefers(const tcgemm_plan& c, const tcgemm_plan& best) {
+  // Better by more than the tie margin, or within it with fewer slices (less workspace, one launch).
+  const bool clearly_faster = c.predicted_us < best.predicted_us * (1.0 - kPlanTieFraction);
+  const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) && c.k_slices < best.k_slices &&
+                         best.config.family == TCGEMM_FAMILY_SM90_MMA;
+  return clearly_faster || tie_fewer;
+}
+
+tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
+                                char transb, int64_t m, int64_t n, int64_t k) {
+  return sm90_candidate(dev, shape_index, requested_slices, transa, transb, m, n, k);
+}
+
 tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
                        bool with_summary) {
   const char form_text[3] = {transa, transb, 0};
@@ -228,9 +255,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       have = true;
     }
     for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
-      // Matrix-vector-like products (m or n <= 8) stream one operand; the 32-row tile's model undercounts its
-      // fixed costs there (8192x3x100: 8 us against the skinny family's 6, loops of calls on the H100).
-      if (skinny && kSm90Shapes[shape].tile_m < 64) continue;
+      if (!sm90_shape_considered(shape, m, n, k)) continue;
       const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
       int64_t max_slices = k_tiles / kMinTilesPerSlice;
       const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kSm90MinClusterSliceKTiles);
@@ -244,21 +269,13 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
         const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
-        // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3
-        // on 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster
-        // is placed whole inside a GPC; the model, which spreads blocks evenly, does not see that. It takes
-        // 2, 4 and 8 slices only.
-        if (c.cluster_split && (c.k_slices & (c.k_slices - 1)) != 0) continue;
+        if (!sm90_candidate_considered(c)) continue;
         if (!have) {
           best = c;
           have = true;
           continue;
         }
-        // Better by more than the tie margin, or within it with fewer slices (less workspace, one launch).
-        const bool clearly_faster = c.predicted_us < best.predicted_us * (1.0 - kPlanTieFraction);
-        const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) &&
-                               c.k_slices < best.k_slices && best.config.family == TCGEMM_FAMILY_SM90_MMA;
-        if (clearly_faster || tie_fewer) best = c;
+        if (plan_prefers(c, best)) best = c;
       }
     }
   }

@@ -28,6 +28,18 @@ struct PlanDevice {
 // is formatted only when asked for.
 tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
                        bool with_summary = true);
+// The model's parts, for plan_dgemm and for calibration against measurements (tcgemm-plan-check):
+//   plan_sm90_candidate: one sm90_mma candidate, kSm90Shapes[shape_index] at its default depth with
+//     `requested_slices` k-slices (tcgemm_config.k_splits), and the model's time for it;
+//   sm90_shape_considered / sm90_candidate_considered: whether plan_dgemm looks at a tile for this shape, and
+//     at this candidate (the filters measurements motivated);
+//   plan_prefers: whether plan_dgemm, going through candidates in kSm90Shapes order and by growing slice
+//     count, replaces `best` by `c`.
+tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
+                                char transb, int64_t m, int64_t n, int64_t k);
+bool sm90_shape_considered(int shape_index, int64_t m, int64_t n, int64_t k);
+bool sm90_candidate_considered(const tcgemm_plan& c);
+bool plan_prefers(const tcgemm_plan& c, const tcgemm_plan& best);
 // The plan's configuration, remembered per thread for the last shape asked (tcgemm_dgemm's hot path: the
 // model costs 1-5 us on the host, a lot for a small product called in a loop).
 tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k);
