@@ -20,10 +20,12 @@
 
 #include "api/dgemm_plan.hpp"
 #include "families/sm90/rules.hpp"
+#include "sweep/sweep_format.hpp"
 
 namespace {
 
 using tcgemm::detail::PlanDevice;
+using tcgemm::sweep::split_csv_record;
 
 struct Measured {
   int shape = -1;
@@ -32,23 +34,6 @@ struct Measured {
   int rows = 0;
 };
 using ShapeKey = std::tuple<std::string, int64_t, int64_t, int64_t>;  // form, m, n, k
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 // Adds the sm90_mma rows of one tcgemm-bench CSV; false (with a message) on a malformed file.
 bool read_csv(const char* path, std::map<ShapeKey, std::map<std::pair<int, int64_t>, Measured>>& shapes) {
@@ -62,7 +47,7 @@ bool read_csv(const char* path, std::map<ShapeKey, std::map<std::pair<int, int64
     std::fprintf(stderr, "tcgemm-plan-check: %s is empty\n", path);
     return false;
   }
-  const std::vector<std::string> head = split_csv(line);
+  const std::vector<std::string> head = split_csv_record(line);
   auto col = [&](const char* name) {
     const auto it = std::find(head.begin(), head.end(), name);
     return it == head.end() ? -1 : int(it - head.begin());
@@ -78,7 +63,7 @@ bool read_csv(const char* path, std::map<ShapeKey, std::map<std::pair<int, int64
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    const std::vector<std::string> f = split_csv(line);
+    const std::vector<std::string> f = split_csv_record(line);
     if (int(f.size()) != int(head.size())) {
       std::fprintf(stderr, "tcgemm-plan-check: %s:%d: %zu fields, the header has %zu\n", path, line_no, f.size(),
                    head.size());

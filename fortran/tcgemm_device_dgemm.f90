@@ -60,6 +60,8 @@ module tcgemm_device_dgemm
     module procedure select_config_i32, select_config_i64
     module procedure select_config_i32_stat64, select_config_i64_stat64
   end interface tcgemm_dgemm_select_config
+  !> tcgemm_dgemm_plan(transa, transb, m, n, k, plan [, stat, errmsg]): how tcgemm_dgemm runs this shape.
+  !> The plan depends on the shape only; it weighs whole arrays (lda = size(a, 1) = m or k, ldb = k or n).
   interface tcgemm_dgemm_plan
     module procedure dgemm_plan_i32, dgemm_plan_i64, dgemm_plan_i32_stat64, dgemm_plan_i64_stat64
   end interface tcgemm_dgemm_plan

@@ -184,8 +184,8 @@ tcgemm_status tcgemm_dgemm_select_config(int32_t device, tcgemm_config* config);
  * plan->config is exactly what tcgemm_dgemm runs: tcgemm_dgemm_config with it gives the same result, bit for
  * bit. The plan depends on the shape only: it weighs operands stored as whole arrays (lda and ldb equal to the
  * row counts of A's and B's storage), whose odd row counts mean slower 8-byte copies; other leading
- * dimensions run the same configuration at their own copy width. Setting the environment variable TCGEMM_PLAN_LOG=1 prints the summary line of every tcgemm_dgemm call
- * to stderr. Arguments are numbered as tcgemm_dgemm's (1 transa, 2 transb, 3 m, 4 n, 5 k); plan is 6. */
+ * dimensions run the same configuration at their own copy width. Setting the environment variable
+ * TCGEMM_PLAN_LOG=1 prints the summary line of every tcgemm_dgemm call to stderr. Arguments are numbered as tcgemm_dgemm's (1 transa, 2 transb, 3 m, 4 n, 5 k); plan is 6. */
 #define TCGEMM_PLAN_SUMMARY_LEN 320
 typedef struct tcgemm_plan {
   tcgemm_config config;    /* what tcgemm_dgemm runs (family auto resolved) */

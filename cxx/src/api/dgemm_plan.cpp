@@ -19,9 +19,6 @@ constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6};
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
-// Shared memory of one cc 9.0 SM that resident blocks share (228 KB), and what the driver reserves per block.
-constexpr int64_t kSm90SmemPerSm = 233472;
-constexpr int64_t kSm90SmemReservedPerBlock = 1024;
 constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction of 'N','N' (register moves)
 // The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice
 // the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
@@ -109,8 +106,33 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
   if (written >= int(sizeof p.summary)) p.summary[sizeof p.summary - 1] = '\0';
 }
 
-tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa, char transb,
-                           int64_t m, int64_t n, int64_t k) {
+tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
+  tcgemm_plan p{};
+  p.config.family = TCGEMM_FAMILY_SKINNY;
+  const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
+  p.k_slices = skinny_chunks(s, chunk);
+  p.k_per_slice = chunk;
+  p.tiles = skinny_blocks_per_chunk(s);
+  p.blocks = p.tiles * p.k_slices;
+  p.blocks_per_sm = 6;  // 256 threads, 32 KB of shared memory at most
+  p.sm_count = dev.sm_count;
+  p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
+  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
+  const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
+  const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
+  p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
+  p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
+  double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
+  if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
+  p.predicted_us = t + kLaunchUs;
+  return p;
+}
+
+}  // namespace
+
+tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
+                                char transb, int64_t m, int64_t n, int64_t k) {
   const bool tn = transa == 'T' && transb == 'N';
   const Sm90Shape& s = kSm90Shapes[shape_index];
   tcgemm_plan p{};
@@ -122,10 +144,7 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   p.tiles = ((m + s.tile_m - 1) / s.tile_m) * ((n + s.tile_n - 1) / s.tile_n);
   p.blocks = p.tiles * p.k_slices;
   const int warps = s.warps_m * s.warps_n;
-  // Resident blocks: what the kernel's registers are planned for, or what shared memory holds at the shape's
-  // default depth, whichever is fewer (registers bind for every entry today; shared memory guards new ones).
-  const int64_t smem_blocks = kSm90SmemPerSm / (sm90_smem_bytes(s, s.default_stages) + kSm90SmemReservedPerBlock);
-  const int per_sm = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(sm90_blocks_per_sm(s), smem_blocks)));
+  const int per_sm = sm90_blocks_per_sm(s);  // registers and shared memory (rules.hpp)
   p.blocks_per_sm = per_sm;
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
@@ -164,31 +183,6 @@ tcgemm_plan sm90_candidate(const PlanDevice& dev, int shape_index, int64_t reque
   return p;
 }
 
-tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k) {
-  const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
-  tcgemm_plan p{};
-  p.config.family = TCGEMM_FAMILY_SKINNY;
-  const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
-  p.k_slices = skinny_chunks(s, chunk);
-  p.k_per_slice = chunk;
-  p.tiles = skinny_blocks_per_chunk(s);
-  p.blocks = p.tiles * p.k_slices;
-  p.blocks_per_sm = 6;  // 256 threads, 32 KB of shared memory at most
-  p.sm_count = dev.sm_count;
-  p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
-  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
-  const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
-  const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
-  p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
-  p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
-  double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
-  if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
-  p.predicted_us = t + kLaunchUs;
-  return p;
-}
-
-}  // namespace
-
 bool sm90_shape_considered(int shape_index, int64_t m, int64_t n, int64_t k) {
   // Matrix-vector-like products (m or n <= 8) stream one operand; the 32-row tile's model undercounts its
   // fixed costs there (8192x3x100: 8 us against the skinny family's 6, loops of calls on the H100).
@@ -209,11 +203,6 @@ bool plan_prefers(const tcgemm_plan& c, const tcgemm_plan& best) {
   const bool tie_fewer = c.predicted_us < best.predicted_us * (1.0 + kPlanTieFraction) && c.k_slices < best.k_slices &&
                          best.config.family == TCGEMM_FAMILY_SM90_MMA;
   return clearly_faster || tie_fewer;
-}
-
-tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
-                                char transb, int64_t m, int64_t n, int64_t k) {
-  return sm90_candidate(dev, shape_index, requested_slices, transa, transb, m, n, k);
 }
 
 tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t m, int64_t n, int64_t k,
@@ -268,7 +257,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
         const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
-        const tcgemm_plan c = sm90_candidate(dev, shape, want, transa, transb, m, n, k);
+        const tcgemm_plan c = plan_sm90_candidate(dev, shape, want, transa, transb, m, n, k);
         if (!sm90_candidate_considered(c)) continue;
         if (!have) {
           best = c;

@@ -38,21 +38,12 @@ constexpr int kSm90ShapeCount = sizeof(kSm90Shapes) / sizeof(kSm90Shapes[0]);
 constexpr int kSm90DefaultShape = 0;
 constexpr int kSm90MinCcMajor = 9;
 
-// Blocks per SM the register allocation is planned for (the kernel's __launch_bounds__ minimum, launch.cu; the
-// plan model's residency, api/dgemm_plan.cpp): 64 x 32 warp tiles need up to 255 registers (two 128-thread
-// blocks), 32 x 32 warp tiles (32 accumulators per thread) fit in 168 (three).
 constexpr int kSm90RegistersPerSm = 65536;
 constexpr int kSm90MaxRegistersPerThread = 255;
 constexpr int kSm90SmallWarpTileAcc = 32;
 constexpr int kSm90SmallWarpTileRegisters = 168;
 constexpr int kSm90WarpThreads = 32;
 constexpr int sm90_threads_of(const Sm90Shape& s) { return s.warps_m * s.warps_n * kSm90WarpThreads; }
-constexpr int sm90_blocks_per_sm(const Sm90Shape& s) {
-  const int acc = (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / kSm90WarpThreads;
-  const int regs = acc <= kSm90SmallWarpTileAcc ? kSm90SmallWarpTileRegisters : kSm90MaxRegistersPerThread + 1;
-  const int blocks = kSm90RegistersPerSm / (sm90_threads_of(s) * regs);
-  return blocks < 1 ? 1 : blocks;
-}
 
 // The configuration that runs shape s at its default depth, without k-splits (the plan model's candidates and
 // the batched route start from it).
@@ -82,6 +73,22 @@ constexpr int64_t sm90_dynamic_smem_bytes(int tile_m, int tile_n, int tile_k, in
 }
 constexpr int64_t sm90_smem_bytes(const Sm90Shape& s, int stages) {
   return sm90_dynamic_smem_bytes(s.tile_m, s.tile_n, s.tile_k, stages) + kSm90StaticSmemBytes;
+}
+
+// Blocks of shape s one SM holds (the kernel's __launch_bounds__ minimum, launch.cu; the cluster rule below;
+// the plan model's residency, api/dgemm_plan.cpp): what the register allocation is planned for (64 x 32 warp
+// tiles need up to 255 registers: two 128-thread blocks; warp tiles of at most 32 accumulators per thread fit
+// in 168: three), or what the SM's 228 KB of shared memory holds at the default depth (the driver reserves
+// 1 KB per block), whichever is fewer. Registers bind for every entry today.
+constexpr int64_t kSm90SmemPerSm = 233472;
+constexpr int64_t kSm90SmemReservedPerBlock = 1024;
+constexpr int sm90_blocks_per_sm(const Sm90Shape& s) {
+  const int acc = (s.tile_m / s.warps_m) * (s.tile_n / s.warps_n) / kSm90WarpThreads;
+  const int regs = acc <= kSm90SmallWarpTileAcc ? kSm90SmallWarpTileRegisters : kSm90MaxRegistersPerThread + 1;
+  const int by_registers = kSm90RegistersPerSm / (sm90_threads_of(s) * regs);
+  const int by_smem = static_cast<int>(kSm90SmemPerSm / (sm90_smem_bytes(s, s.default_stages) + kSm90SmemReservedPerBlock));
+  const int blocks = by_registers < by_smem ? by_registers : by_smem;
+  return blocks < 1 ? 1 : blocks;
 }
 
 // Split-K: a requested number of k-slices (tcgemm_config.k_splits; 0 or 1: none) becomes slices of
