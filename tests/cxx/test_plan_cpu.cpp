@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -40,6 +41,28 @@ TEST(PlanModel, VectorLikeShapesTakeTheSkinnyFamily) {
     EXPECT_EQ(plan_dgemm(a100(), 'T', 'N', s[0], s[1], s[2]).config.family, TCGEMM_FAMILY_SKINNY);
   }
   EXPECT_EQ(plan_dgemm(h100(), 'N', 'N', 9, 8192, 8192).config.family, TCGEMM_FAMILY_SM90_MMA);
+}
+
+// The skinny family's k-chunks: a cluster adds up to 8 of a k-contiguous large operand on the sm90 path (no
+// workspace); the cols-contiguous kernel, more chunks, and devices without sm_90 code use the workspace.
+TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
+  const tcgemm_plan k_contiguous = plan_dgemm(h100(), 'N', 'N', 1, 4096, 4096);  // G = B 'N'
+  ASSERT_EQ(k_contiguous.config.family, TCGEMM_FAMILY_SKINNY) << k_contiguous.summary;
+  EXPECT_GT(k_contiguous.k_slices, 1) << k_contiguous.summary;
+  EXPECT_LE(k_contiguous.k_slices, 8) << k_contiguous.summary;
+  EXPECT_EQ(k_contiguous.cluster_split, 1) << k_contiguous.summary;
+  EXPECT_EQ(k_contiguous.workspace_bytes, 0) << k_contiguous.summary;
+  const tcgemm_plan cols_contiguous = plan_dgemm(h100(), 'N', 'N', 4096, 1, 4096);  // G = A^T, A 'N'
+  ASSERT_EQ(cols_contiguous.config.family, TCGEMM_FAMILY_SKINNY) << cols_contiguous.summary;
+  EXPECT_EQ(cols_contiguous.cluster_split, 0) << cols_contiguous.summary;
+  EXPECT_EQ(cols_contiguous.workspace_bytes, cols_contiguous.k_slices * 4096 * 8) << cols_contiguous.summary;
+  const tcgemm_plan deep = plan_dgemm(h100(), 'N', 'N', 8, 8192, 8192);  // 16 chunks
+  EXPECT_GT(deep.k_slices, 8) << deep.summary;
+  EXPECT_EQ(deep.cluster_split, 0) << deep.summary;
+  EXPECT_GT(deep.workspace_bytes, 0) << deep.summary;
+  const tcgemm_plan ampere = plan_dgemm(a100(), 'N', 'N', 1, 4096, 4096);
+  EXPECT_EQ(ampere.cluster_split, 0) << ampere.summary;
+  EXPECT_GT(ampere.workspace_bytes, 0) << ampere.summary;
 }
 
 TEST(PlanModel, DeepKWithASmallCIsSplit) {
@@ -216,6 +239,28 @@ TEST(SplitRules, Sm90SlicesCoverKInWholeTiles) {
       }
       EXPECT_GE(s.slices * s.k_slice, k);
     }
+}
+
+TEST(RasterRules, WholeColumnsOnlyWhenAFitsAQuarterOfL2) {
+  using tcgemm::detail::kSm90RasterGroupRows;
+  using tcgemm::detail::sm90_raster_rows;
+  constexpr int64_t kL2 = 50 * 1024 * 1024;  // H100
+  // Small k: A of 8 MB (16384 x 64) and 3 MB (12000 x 32) fit, so every tile row forms one group.
+  EXPECT_EQ(sm90_raster_rows(16384, 64, 256, kL2), 256);
+  EXPECT_EQ(sm90_raster_rows(12000, 32, 188, kL2), 188);
+  // At the quarter exactly, and one element past it.
+  const int64_t quarter = kL2 / 4 / 8;
+  EXPECT_EQ(sm90_raster_rows(quarter / 64, 64, 77, kL2), 77);
+  EXPECT_EQ(sm90_raster_rows(quarter / 64 + 1, 64, 77, kL2), kSm90RasterGroupRows);
+  // A of 30 MB (30000 x 128) and large squares keep the groups of kSm90RasterGroupRows.
+  EXPECT_EQ(sm90_raster_rows(30000, 128, 469, kL2), kSm90RasterGroupRows);
+  EXPECT_EQ(sm90_raster_rows(4096, 4096, 32, kL2), kSm90RasterGroupRows);
+  // Fewer tile rows than a group: one group of them. Unknown L2 (0): the groups. Never 0 or negative.
+  EXPECT_EQ(sm90_raster_rows(300, 100000, 3, kL2), 3);
+  EXPECT_EQ(sm90_raster_rows(16384, 64, 256, 0), kSm90RasterGroupRows);
+  EXPECT_EQ(sm90_raster_rows(0, 0, 0, kL2), 1);
+  // No overflow at the 64-bit edge: a huge k and m keep the groups.
+  EXPECT_EQ(sm90_raster_rows(INT64_MAX / 2, INT64_MAX / 2, int64_t(1) << 40, kL2), kSm90RasterGroupRows);
 }
 
 TEST(SplitRules, SkinnyChunksStayWithinTheStagedS) {

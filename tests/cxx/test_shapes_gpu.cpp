@@ -246,22 +246,52 @@ TEST(Skinny, EveryFormSmallSideAndDepth) {
       }
 }
 
+// k-chunk counts from 2 to 12: up to 8 chunks of a k-contiguous G add up in a cluster (on cc 9.x with sm_90
+// code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large operand, 1, 3 and 8 rows, a partial last column block, both
+// copy widths, beta 0 (NaN-poisoned C not read) and beta != 0.
+TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
+  TCGEMM_REQUIRE_GPU();
+  struct Case {
+    char ta, tb;
+    int64_t m, n;
+  };
+  // m <= 8 with B 'N': k-contiguous G; n <= 8 with A 'N': cols-contiguous G.
+  const Case cases[] = {{'N', 'N', 1, 130}, {'N', 'N', 3, 1000}, {'T', 'T', 8, 200},
+                        {'N', 'N', 130, 1}, {'N', 'T', 1000, 3}, {'N', 'N', 333, 8}};
+  uint64_t seed = 23500;
+  for (const Case& c : cases)
+    for (int chunks : {2, 3, 5, 8, 9, 12}) {
+      GemmSpec s = spec(c.m, c.n, 64 * chunks * 2 - 7, ++seed);  // chunks of 128 k, the last one short
+      s.transa = c.ta;
+      s.transb = c.tb;
+      s.alpha = (seed % 2) ? 1.0 : -2.0;
+      s.beta = (seed % 3) ? 0.0 : 0.5;
+      if (seed % 4 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
+      if (seed % 4 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(skinny(chunks))))
+          << c.ta << c.tb << " " << c.m << "x" << c.n << "x" << s.k << " chunks " << chunks;
+    }
+}
+
+// Two runs give the same bits: through workspace (18 chunks) and in a cluster (7 chunks, k-contiguous G).
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
-  const int64_t m = 3, n = 5000, k = 9000;
-  const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
-  DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
-  ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
-  CUDA_OK(dA.upload(hA));
-  CUDA_OK(dB.upload(hB));
-  const tcgemm_config cfg = skinny(0);
-  std::vector<double> first, again;
-  for (int run = 0; run < 3; ++run) {
-    ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, nullptr),
-              TCGEMM_SUCCESS);
-    CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(dC.download(run == 0 ? &first : &again));
-    if (run > 0) ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double)));
+  for (const int64_t k : {9000, 3000}) {
+    const int64_t m = 3, n = 5000;
+    const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
+    DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
+    ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
+    CUDA_OK(dA.upload(hA));
+    CUDA_OK(dB.upload(hB));
+    const tcgemm_config cfg = skinny(0);
+    std::vector<double> first, again;
+    for (int run = 0; run < 3; ++run) {
+      ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, nullptr),
+                TCGEMM_SUCCESS);
+      CUDA_OK(cudaDeviceSynchronize());
+      CUDA_OK(dC.download(run == 0 ? &first : &again));
+      if (run > 0) ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double))) << "k " << k;
+    }
   }
 }
 

@@ -118,13 +118,18 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.blocks_per_sm = 6;  // 256 threads, 32 KB of shared memory at most
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
-  p.workspace_bytes = p.k_slices > 1 ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
+  // Up to 8 chunks of a k-contiguous G add up in a cluster (skinny_cluster_reduces): no workspace and no
+  // second kernel.
+  p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code) ? 1 : 0;
+  p.workspace_bytes =
+      p.k_slices > 1 && !p.cluster_split ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
   const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
   const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
   p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
   p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
   double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
-  if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
+  if (p.cluster_split) t += kClusterReduceUs;
+  else if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
   p.predicted_us = t + kLaunchUs;
   return p;
 }

@@ -1,6 +1,6 @@
 // Thread-block clusters (sm_90): the cluster-wide barrier and loads from another block's shared memory
 // (distributed shared memory). The sm90_mma family's cluster split-K adds its k-slices' partial tiles with
-// them (families/sm90/kernel.cuh). Only code compiled for sm_90 may call these; the family's kernel body is
+// them (families/sm90/kernel.cuh), the skinny family its k-chunks' partial sums (families/skinny/kernel.cu). Only code compiled for sm_90 may call these; the family's kernel body is
 // compiled for sm_90 alone.
 #pragma once
 
@@ -25,6 +25,16 @@ __device__ __forceinline__ double2 cluster_load_double2(const void* local, int r
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(cta_addr), "r"(rank));
   double2 v;
   asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];\n" : "=d"(v.x), "=d"(v.y) : "r"(remote) : "memory");
+  return v;
+}
+
+// The double at `local` as it is in the shared memory of the cluster's block `rank` (as above, 8 bytes).
+__device__ __forceinline__ double cluster_load_double(const void* local, int rank) {
+  const unsigned cta_addr = static_cast<unsigned>(__cvta_generic_to_shared(local));
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(cta_addr), "r"(rank));
+  double v;
+  asm volatile("ld.shared::cluster.f64 %0, [%1];\n" : "=d"(v) : "r"(remote) : "memory");
   return v;
 }
 

@@ -55,14 +55,16 @@ tcgemm_status query_device(int device, DeviceContext* ctx) {
   }
   DeviceContext c;
   c.device = device;
-  int optin = 0, per_sm = 0;
+  int optin = 0, per_sm = 0, l2 = 0;
   TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.cc_major, cudaDevAttrComputeCapabilityMajor, device));
   TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.cc_minor, cudaDevAttrComputeCapabilityMinor, device));
   TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&c.sm_count, cudaDevAttrMultiProcessorCount, device));
   TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  TCGEMM_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   c.smem_optin = optin;
   c.smem_per_sm = per_sm;
+  c.l2_bytes = l2;
   std::lock_guard<std::mutex> lock(g_mutex);
   g_devices[device] = c;
   *ctx = c;

@@ -69,6 +69,7 @@ struct DeviceContext {
   int sm_count = 0;
   int64_t smem_optin = 0;   // bytes per block after cudaFuncSetAttribute
   int64_t smem_per_sm = 0;  // bytes
+  int64_t l2_bytes = 0;     // L2 cache size (the sm90 rasterization rule)
   // The CUDA context the call runs in (cuCtxGetId: unique for the process's lifetime). Caches of
   // per-context state (kernel attributes, memory pools) are keyed by it, so that after cudaDeviceReset
   // nothing from the destroyed context is reused.

@@ -7,12 +7,17 @@
 //     round robin (a warp loads 512 contiguous bytes of a row of G per step; S(:, k) is a broadcast read
 //     from shared memory), then a fixed-order sum over the warps in shared memory.
 // A block's k-chunk of S (rows x chunk_k) is staged in shared memory once and used by all of its columns.
+// With several k-chunks, their partial sums are added by the chunks' cluster (cluster_add_and_store; up to
+// kSkinnyMaxClusterChunks chunks of a k-contiguous G) or through workspace by the split-K reduction
+// (rules.hpp, skinny_cluster_reduces).
 #include "families/skinny/rules.hpp"
 
+#include "arch/cluster_sm90.cuh"
 #include "arch/cp_async_sm80.cuh"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
+#include "families/sm90/rules.hpp"
 
 namespace tcgemm::detail {
 namespace {
@@ -67,6 +72,30 @@ __device__ __forceinline__ void store_out(const SkinnyParams& p, int i, int64_t 
   *c = p.beta == 0.0 ? p.alpha * sum : fma(p.beta, *c, p.alpha * sum);
 }
 
+// Cluster reduction (skinny_cluster_reduces): the k-chunks of a column block are one cluster (gridDim.y =
+// cluster height). Each block has left its partial sums of the block's columns in `part` ([row][column],
+// kSkinnyColsPerBlock columns); after a cluster barrier, block y adds the partial sums of outputs y x
+// kSkinnyThreads + threadIdx.x, ... from every block of the cluster, in chunk order (the workspace route's
+// order: the same bits), and writes C'. A second barrier keeps each block's `part` alive until all are read.
+template <int kRows>
+__device__ __forceinline__ void cluster_add_and_store(const SkinnyParams& p, const double* part, int64_t base) {
+#if __CUDA_ARCH__ >= 900
+  arch::cluster_sync();
+  const int chunks = int(gridDim.y), rank = int(blockIdx.y);
+  for (int idx = rank * kSkinnyThreads + int(threadIdx.x); idx < kRows * kSkinnyColsPerBlock;
+       idx += chunks * kSkinnyThreads) {
+    const int i = idx / kSkinnyColsPerBlock, c = idx % kSkinnyColsPerBlock;
+    if (i >= p.rows || base + c >= p.cols) continue;
+    double sum = 0.0;
+    for (int s = 0; s < chunks; ++s) sum += arch::cluster_load_double(part + idx, s);
+    store_out(p, i, base + c, sum);
+  }
+  arch::cluster_sync();
+#else
+  __trap();  // launched only where the build has sm_90 code (skinny_cluster_reduces)
+#endif
+}
+
 // Warp reduce-scatter of kN per-lane partial sums: at each level the lanes of one half keep the low rows and
 // the other half the high rows, each adding its partner's copy (one shuffle per kept row), then the last row
 // is summed over the remaining lanes. 9 shuffles for 8 rows instead of 40 for a butterfly per row. Every
@@ -89,13 +118,12 @@ __device__ __forceinline__ void reduce_scatter(double* acc, int lane, int offset
   }
 }
 
-template <int kRows, bool kVec>
+template <int kRows, bool kVec, bool kCluster>
 __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(const SkinnyParams p) {
   __shared__ __align__(16) double s_sm[kRows * kSRowPitch];
+  __shared__ double part[kCluster ? kRows * kSkinnyColsPerBlock : 1];  // the cluster's partial sums
   const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
   const int len = int((p.k - k0) < p.chunk_k ? (p.k - k0) : p.chunk_k);
-  stage_s<kRows, true>(p, k0, len, s_sm);
-  __syncthreads();
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const int64_t col0 = int64_t(blockIdx.x) * kSkinnyColsPerBlock + warp * kColsPerWarp;
   // kPass columns at a time, all of their loads issued before any arithmetic (kPass x kSweeps loads in flight
@@ -104,9 +132,9 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
   constexpr int kPerLoad = kVec ? 2 : 1;
   constexpr int kSweeps = kSkinnyMaxChunkK / (kPerLoad * kWarp);
   static_assert(kColsPerWarp % kPass == 0, "a warp's columns split into whole passes");
-  for (int c = 0; c < kColsPerWarp; c += kPass) {
-    if (col0 + c >= p.cols) break;
-    double v[kPass][kSweeps][kPerLoad];
+  double v[kPass][kSweeps][kPerLoad];
+  // The loads of the pass of columns col0 + c .. col0 + c + kPass - 1 (zero past the columns and the chunk).
+  auto load_pass = [&](int c) {
 #pragma unroll
     for (int q = 0; q < kPass; ++q) {
       const bool valid = col0 + c + q < p.cols;
@@ -128,6 +156,17 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
         v[q][t][0] = __ldcs(g + kk);
       }
     }
+  };
+  // The first pass's loads go out before S is staged: the block's first HBM reads overlap the staging and
+  // the barrier instead of waiting for them. Not with 8 rows, where the registers they hold slowed the
+  // staging (8 x 8192 x 8192: 0.216 ms against 0.209).
+  constexpr bool kEarlyFirst = kRows < 8;
+  if (kEarlyFirst && col0 < p.cols) load_pass(0);
+  stage_s<kRows, true>(p, k0, len, s_sm);
+  __syncthreads();
+  if (!kEarlyFirst && col0 < p.cols) load_pass(0);
+  for (int c = 0; c < kColsPerWarp; c += kPass) {
+    if (col0 + c >= p.cols) break;
     double acc[kPass][kRows];
 #pragma unroll
     for (int q = 0; q < kPass; ++q)
@@ -151,14 +190,24 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
         }
       }
     }
+    // The next pass's loads go out before this pass's reduction and stores, where the registers allow it
+    // (8 rows: the pass's sums and the next loads together would spill).
+    constexpr bool kEarlyNext = kRows < 8;
+    const bool next = c + kPass < kColsPerWarp && col0 + c + kPass < p.cols;
+    if (kEarlyNext && next) load_pass(c + kPass);
 #pragma unroll
     for (int q = 0; q < kPass; ++q) {
       int row = 0;
       reduce_scatter<kRows>(acc[q], lane, kWarp / 2, row);
       const int64_t j = col0 + c + q;
-      if (lane % (kWarp / kRows) == 0 && row < p.rows && j < p.cols) store_out(p, row, j, acc[q][0]);
+      if (lane % (kWarp / kRows) == 0 && row < p.rows && j < p.cols) {
+        if constexpr (kCluster) part[row * kSkinnyColsPerBlock + (warp * kColsPerWarp + c + q)] = acc[q][0];
+        else store_out(p, row, j, acc[q][0]);
+      }
     }
+    if (!kEarlyNext && next) load_pass(c + kPass);
   }
+  if constexpr (kCluster) cluster_add_and_store<kRows>(p, part, int64_t(blockIdx.x) * kSkinnyColsPerBlock);
 }
 
 template <int kRows, bool kVec>
@@ -169,34 +218,56 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
                 "the warps' partial sums must fit in the S chunk's shared memory");
   const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
   const int len = int((p.k - k0) < p.chunk_k ? (p.k - k0) : p.chunk_k);
-  stage_s<kRows, false>(p, k0, len, buf);
-  __syncthreads();
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   // A lane's columns: c0, c0 + 1 (kVec: one 16-byte load) or c0, c0 + 32 (two coalesced 8-byte loads). The
   // warps take the chunk's k rows round robin, so each warp step reads 512 contiguous bytes of one row of G.
   const int64_t base = int64_t(blockIdx.x) * kSkinnyColsPerBlock;
   const int c0 = kVec ? 2 * lane : lane, c1 = kVec ? c0 + 1 : c0 + kWarp;
   const bool has0 = base + c0 < p.cols, has1 = base + c1 < p.cols;
+  const double* g = p.G + k0 * p.g_k + base + c0;
+  // Rows are read kBatch at a time (rows kk, kk + kWarps, ...), the next batch's loads in flight while the
+  // current one is multiplied. Rows past the chunk read as zero.
+  constexpr int kBatch = 4;
+  constexpr int kBatchRows = kBatch * kWarps;
+  double2 v[kBatch];
+  auto load_batch = [&](int kk0) {
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int kk = kk0 + b * kWarps;
+      v[b] = make_double2(0.0, 0.0);
+      if (!has0 || kk >= len) continue;
+      const double* row = g + kk * p.g_k;
+      if (kVec && has1) {
+        v[b] = __ldcs(reinterpret_cast<const double2*>(row));
+      } else {
+        v[b].x = __ldcs(row);
+        v[b].y = has1 ? __ldcs(row + (c1 - c0)) : 0.0;
+      }
+    }
+  };
+  // The first batch goes out before S is staged (its latency overlaps the staging and the barrier).
+  load_batch(warp);
+  stage_s<kRows, false>(p, k0, len, buf);
+  __syncthreads();
   double acc[kRows][2];
 #pragma unroll
   for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = 0.0;
   if (has0) {
-    const double* g = p.G + k0 * p.g_k + base + c0;
-#pragma unroll 4
-    for (int kk = warp; kk < len; kk += kWarps) {
-      const double* row = g + kk * p.g_k;
-      double2 v;
-      if (kVec && has1) {
-        v = __ldcs(reinterpret_cast<const double2*>(row));
-      } else {
-        v.x = __ldcs(row);
-        v.y = has1 ? __ldcs(row + (c1 - c0)) : 0.0;
-      }
+    for (int kk0 = warp; kk0 < len; kk0 += kBatchRows) {
+      double2 cur[kBatch];
 #pragma unroll
-      for (int i = 0; i < kRows; ++i) {
-        const double s = buf[kk * kRows + i];
-        acc[i][0] = fma(s, v.x, acc[i][0]);
-        acc[i][1] = fma(s, v.y, acc[i][1]);
+      for (int b = 0; b < kBatch; ++b) cur[b] = v[b];
+      if (kk0 + kBatchRows < len) load_batch(kk0 + kBatchRows);
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int kk = kk0 + b * kWarps;
+        if (kk >= len) break;
+#pragma unroll
+        for (int i = 0; i < kRows; ++i) {
+          const double s = buf[kk * kRows + i];
+          acc[i][0] = fma(s, cur[b].x, acc[i][0]);
+          acc[i][1] = fma(s, cur[b].y, acc[i][1]);
+        }
       }
     }
   }
@@ -218,16 +289,43 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   }
 }
 
-template <int kRows>
-cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, dim3 grid, cudaStream_t stream) {
-  if (k_contiguous) {
-    if (vec) skinny_k_contiguous_kernel<kRows, true><<<grid, kSkinnyThreads, 0, stream>>>(p);
-    else skinny_k_contiguous_kernel<kRows, false><<<grid, kSkinnyThreads, 0, stream>>>(p);
-  } else {
-    if (vec) skinny_cols_contiguous_kernel<kRows, true><<<grid, kSkinnyThreads, 0, stream>>>(p);
-    else skinny_cols_contiguous_kernel<kRows, false><<<grid, kSkinnyThreads, 0, stream>>>(p);
+// One launch of `kernel` on `grid`; with `cluster`, the grid's k-chunks of a column block (gridDim.y) are one
+// thread-block cluster.
+cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, dim3 grid, bool cluster,
+                          cudaStream_t stream) {
+  if (!cluster) {
+    kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
+    return cudaGetLastError();
   }
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(kSkinnyThreads);
+  config.stream = stream;
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = 1;
+  attr.val.clusterDim.y = grid.y;
+  attr.val.clusterDim.z = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, p);
+  return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+// `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only.
+template <int kRows>
+cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, bool cluster, dim3 grid,
+                        cudaStream_t stream) {
+  if (!k_contiguous)
+    return launch_kernel(vec ? skinny_cols_contiguous_kernel<kRows, true> : skinny_cols_contiguous_kernel<kRows, false>,
+                         p, grid, false, stream);
+  if (cluster)
+    return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, true>
+                             : skinny_k_contiguous_kernel<kRows, false, true>,
+                         p, grid, true, stream);
+  return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, false>
+                           : skinny_k_contiguous_kernel<kRows, false, false>,
+                       p, grid, false, stream);
 }
 
 }  // namespace
@@ -275,10 +373,14 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   const bool vec = arch::cp_async16_aligned(q.G, shape.g_k_contiguous ? q.g_col : q.g_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
+  // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G add up inside a cluster (no workspace, no
+  // second kernel); otherwise they go through workspace and the split-K reduction. Both add the chunks in
+  // the same order: the same bits.
+  const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code_available(ctx));
   StreamScratch scratch;
   double* workspace = nullptr;
   SkinnyParams run = q;
-  if (chunks > 1) {
+  if (chunks > 1 && !cluster) {
     // Partial products of the chunks, rows x cols each (leading dimension rows), reduced in chunk order.
     TCGEMM_TRY(allocate_partials(ctx, shape.rows, shape.cols, chunks, cfg.k_splits, "skinny", stream, &scratch,
                                  &workspace));
@@ -290,12 +392,13 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.beta = 0.0;
   }
   cudaError_t e;
-  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, grid, stream);
-  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, grid, stream);
-  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, grid, stream);
-  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, grid, stream);
-  if (e != cudaSuccess) return set_cuda_error(e, "launch of the skinny kernel");
-  if (chunks == 1) return TCGEMM_SUCCESS;
+  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  if (e != cudaSuccess)
+    return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)" : "launch of the skinny kernel");
+  if (chunks == 1 || cluster) return TCGEMM_SUCCESS;
   return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace,
                                shape.rows * shape.cols, SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col},
                                stream);

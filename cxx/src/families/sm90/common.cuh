@@ -24,7 +24,6 @@ constexpr int kLanesPerGroup = 4;     // threadID_in_group range
 constexpr int kChunkBytes = 16;       // cp.async / ld.shared.v2.f64 width
 constexpr int kChunkDoubles = 2;
 constexpr int kBankLineChunks = 8;    // 32 banks x 4 bytes = 128 bytes = 8 chunks
-constexpr int kRasterGroupM = 8;      // C tile rows per rasterization group (4 and 16: same speed)
 constexpr int kWarpSizeThreads = 32;
 constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
 constexpr int kMaxPendingStages = arch::kWaitPendingMax + 1;  // stages - 2 <= kWaitPendingMax groups in flight
@@ -43,6 +42,7 @@ constexpr int kMmaK = TCGEMM_SM90_MMA_K;
 struct Params : GemmOperands {
   int64_t tiles_m, tiles_n;  // C tile grid, one block per tile (validation: at most 2^31 - 1 tiles)
   int stages;                // pipeline depth, validated against the shape's range
+  int64_t raster_rows;       // C tile rows per rasterization group (rules.hpp, sm90_raster_rows)
   int c_vec16;               // 1: 16-byte C accesses allowed (base 16-byte aligned and ldc even)
   // Split-K (gridDim.y slices; without a split: k_slice = k, steps 0). Slice y multiplies k in
   // [y k_slice, min(k, (y + 1) k_slice)), k_slice a multiple of tile_k, and writes C + y c_slice_step.

@@ -162,23 +162,24 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM;
   const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN;
 
-  // Rasterization: groups of kRasterGroupM tile rows, tile rows fastest inside a group.
+  // Rasterization: groups of p.raster_rows tile rows, tile rows fastest inside a group.
   // 32-bit division when the tile grid allows it: 64-bit divisions are emulated (hundreds of instructions
   // per block, ~1% of a block's work at n = 2048).
   int64_t tile_row, tile_col;
-  if (p.tiles_m * p.tiles_n <= INT32_MAX && p.tiles_n <= INT32_MAX / kRasterGroupM) {
+  if (p.tiles_m * p.tiles_n <= INT32_MAX && p.raster_rows * p.tiles_n <= INT32_MAX) {
     const uint32_t bid = blockIdx.x, tiles_m = static_cast<uint32_t>(p.tiles_m);
-    const uint32_t per_group = kRasterGroupM * static_cast<uint32_t>(p.tiles_n);
-    const uint32_t first_tm = (bid / per_group) * kRasterGroupM;
-    const uint32_t group_rows = (tiles_m - first_tm) < kRasterGroupM ? (tiles_m - first_tm) : kRasterGroupM;
+    const uint32_t rows = static_cast<uint32_t>(p.raster_rows);
+    const uint32_t per_group = rows * static_cast<uint32_t>(p.tiles_n);
+    const uint32_t first_tm = (bid / per_group) * rows;
+    const uint32_t group_rows = (tiles_m - first_tm) < rows ? (tiles_m - first_tm) : rows;
     const uint32_t in_group = bid % per_group;
     tile_row = first_tm + in_group % group_rows;
     tile_col = in_group / group_rows;
   } else {
     const int64_t bid = static_cast<int64_t>(blockIdx.x);
-    const int64_t per_group = static_cast<int64_t>(kRasterGroupM) * p.tiles_n;
-    const int64_t first_tm = (bid / per_group) * kRasterGroupM;
-    const int64_t group_rows = (p.tiles_m - first_tm) < kRasterGroupM ? (p.tiles_m - first_tm) : kRasterGroupM;
+    const int64_t per_group = p.raster_rows * p.tiles_n;
+    const int64_t first_tm = (bid / per_group) * p.raster_rows;
+    const int64_t group_rows = (p.tiles_m - first_tm) < p.raster_rows ? (p.tiles_m - first_tm) : p.raster_rows;
     const int64_t in_group = bid % per_group;
     tile_row = first_tm + in_group % group_rows;
     tile_col = in_group / group_rows;

@@ -73,6 +73,7 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
                                     p.ldc, s.tile_m, s.tile_n, cfg.stages);
+  sm90::set_raster(plan, ctx.l2_bytes);
   const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
   // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split), in the
   // cluster instance of the kernel.

@@ -64,10 +64,18 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   p.tiles_m = ceil_div_nonneg(p.m, tile_m);
   p.tiles_n = ceil_div_nonneg(p.n, tile_n);
   p.stages = stages;
+  p.raster_rows = sm90_raster_rows(p.m, k, p.tiles_m, 0);  // groups of kSm90RasterGroupRows; see set_raster
   p.c_vec16 = arch::cp_async16_aligned(C, ldc) ? 1 : 0;
   p.k_slice = k;
   p.a_slice_step = p.b_slice_step = p.c_slice_step = 0;
   return plan;
+}
+
+// The rasterization of `plan` on a device with `l2_bytes` of L2 (rules.hpp, sm90_raster_rows): whole tile
+// columns at once when the left operand fits in a quarter of L2. Strided batches keep make_plan's groups.
+inline void set_raster(Plan& plan, int64_t l2_bytes) {
+  Params& p = plan.params;
+  p.raster_rows = sm90_raster_rows(p.m, p.k, p.tiles_m, l2_bytes);
 }
 
 // Turns `plan` into the first half of a split-K product: gridDim.y = split.slices blocks rows, slice y

@@ -137,6 +137,22 @@ constexpr bool sm90_tn_transposes(char transa, char transb, int64_t m, int64_t n
          (m + 1) <= kSm90TnTransposeMaxBytes / 8 / k;
 }
 
+// Rasterization (kernel.cuh): blocks walk the C tile grid in groups of tile rows, tile rows fastest inside a
+// group. Groups of kSm90RasterGroupRows rows keep the A panels of a group in L2 while its blocks move along n,
+// so A is read from HBM about once (4 and 16 rows measured the same at large squares). When the whole of A
+// (the kernel's left operand, m x k) fits in a quarter of L2, it stays there anyway, and one group of all the
+// tile rows lets the blocks that run at once write C down whole columns: at small k, where writing C is
+// most of the work, that measured 0.85 -> 1.00 of cuBLAS at 16384x16384x64, 0.91 -> 1.01 at 12000x12000x32
+// and 0.93 -> 1.02 at 8192x8192x128 (A of 3-8 MB), while 30000x300x128 (A 30 MB, re-read from HBM for each
+// of its 5 tile columns) lost 1.08 -> 0.83 and large squares stayed within 0.5%
+// (bench/results/2026-11-27-h100-raster/).
+constexpr int kSm90RasterGroupRows = 8;
+constexpr int64_t sm90_raster_rows(int64_t m, int64_t k, int64_t tiles_m, int64_t l2_bytes) {
+  const int64_t rows = tiles_m < 1 ? 1 : tiles_m;
+  if (l2_bytes > 0 && m <= l2_bytes / 4 / int64_t(sizeof(double)) / (k < 1 ? 1 : k)) return rows;
+  return rows < kSm90RasterGroupRows ? rows : kSm90RasterGroupRows;
+}
+
 // ---- rules (rules.cpp) ----
 tcgemm_status validate_sm90_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
 int64_t sm90_config_smem_bytes(const tcgemm_config& resolved);
