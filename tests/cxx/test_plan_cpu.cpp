@@ -77,6 +77,9 @@ TEST(PlanModel, DeepKWithASmallCIsSplit) {
     EXPECT_EQ(p.workspace_bytes, p.cluster_split ? 0 : p.k_slices * s[0] * s[1] * 8) << p.summary;
     EXPECT_GE(p.k_slices * p.k_per_slice, s[2]);
     EXPECT_LT((p.k_slices - 1) * p.k_per_slice, s[2]);
+    // A power-of-two k is cut into equal slices: the plan tries every power-of-two slice count (it used to
+    // step from 15 to 17 slices at 256x256x32768).
+    EXPECT_EQ(s[2] % p.k_per_slice, 0) << p.summary;
   }
 }
 

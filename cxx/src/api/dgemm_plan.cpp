@@ -134,6 +134,15 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   return p;
 }
 
+// The slice count the plan tries after `want`: +1 up to 8, then ~12% more, never stepping over a power of
+// two.
+int64_t next_slice_count(int64_t want) {
+  const int64_t grown = want < 8 ? want + 1 : want + (want + 7) / 8;
+  int64_t pow2 = 1;
+  while (pow2 <= want) pow2 *= 2;
+  return pow2 < grown ? pow2 : grown;
+}
+
 }  // namespace
 
 tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
@@ -256,9 +265,10 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       if (max_slices < cluster_slices) max_slices = cluster_slices;
       if (max_slices > kSm90MaxKSplits) max_slices = kSm90MaxKSplits;
       int64_t last_slices = 0;
-      // Slice counts 1, 2, 3, ... growing by ~12%: enough resolution for wave quantization.
-      for (int64_t want = 1; want <= (max_slices > 1 ? max_slices : 1);
-           want = want < 8 ? want + 1 : want + (want + 7) / 8) {
+      // Slice counts 1, 2, 3, ... growing by ~12% (enough resolution for wave quantization), and every power
+      // of two: those divide power-of-two k into equal slices and fill power-of-two tile counts (at
+      // 256x256x32768 the sequence 13, 15, 17 had skipped the 16 slices the model ranks first).
+      for (int64_t want = 1; want <= (max_slices > 1 ? max_slices : 1); want = next_slice_count(want)) {
         const Sm90Split split = sm90_split(k, want, kSm90Shapes[shape].tile_k);
         if (split.slices == last_slices) continue;
         last_slices = split.slices;
