@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     double pick_us = 0.0;
     for (const auto& [id, c] : cands) {
       best_us = std::min(best_us, c.us);
-      if (!tcgemm::detail::sm90_shape_considered(c.shape, m, n, k)) continue;
+      if (!tcgemm::detail::sm90_shape_considered(c.shape, form[0], form[1], m, n, k)) continue;
       const tcgemm_plan p = tcgemm::detail::plan_sm90_candidate(dev, c.shape, c.requested, form[0], form[1], m, n, k);
       if (!tcgemm::detail::sm90_candidate_considered(p)) continue;
       if (!have || tcgemm::detail::plan_prefers(p, pick)) {

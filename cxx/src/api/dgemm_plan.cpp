@@ -14,8 +14,13 @@ namespace {
 
 // ---- model constants (H100 SXM measurements, docs/tuning.md "The plan model") ----
 // Sustained FP64 tensor rate of one SM running one sm90_mma block tile with >= 8 warps resident, in
-// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32).
-constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6};
+// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32, 64x128x32; the last measured
+// at 8192^3, 20.07 ms).
+constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6, 0.415e6};
+// The 64x128x32 entry, which the plan takes only for one full round of blocks (sm90_candidate_considered).
+constexpr int kSm90OneRoundShape = 4;
+static_assert(kSm90Shapes[kSm90OneRoundShape].tile_m == 64 && kSm90Shapes[kSm90OneRoundShape].tile_n == 128,
+              "kSm90OneRoundShape names the 64x128 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
@@ -24,7 +29,7 @@ constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction 
 // the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
 // 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
 // 4097^3). 32x64 loses most: per k-tile its 8-byte copies outnumber its MMAs 3 to 2.
-constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62};
+constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62, 0.87};
 static_assert(sizeof(kSm90Vec8Efficiency) / sizeof(kSm90Vec8Efficiency[0]) == kSm90ShapeCount,
               "one measured 8-byte-path factor per kSm90Shapes entry");
 constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (bytes per microsecond)
@@ -32,10 +37,10 @@ constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the ski
 // The tensor-core kernel streams its A and B k-tiles at a fraction of kHbmBytesPerUs, and writes C at a
 // fraction; both depend on the tile (more, smaller blocks per SM overlap their epilogues better). 64x64 read
 // 268 MB in 107 us at 128x128x131072 (65 slices, 2026-11-27), where 39 slices of 32x64 took 128 us.
-constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70};
+constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70, 0.70};
 static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90ShapeCount,
               "one measured read fraction per kSm90Shapes entry");
-constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65};
+constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
@@ -197,13 +202,24 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   return p;
 }
 
-bool sm90_shape_considered(int shape_index, int64_t m, int64_t n, int64_t k) {
+bool sm90_shape_considered(int shape_index, char transa, char transb, int64_t m, int64_t n, int64_t k) {
   // Matrix-vector-like products (m or n <= 8) stream one operand; the 32-row tile's model undercounts its
   // fixed costs there (8192x3x100: 8 us against the skinny family's 6, loops of calls on the H100).
-  return !(skinny_applies(m, n, k) && kSm90Shapes[shape_index].tile_m < 64);
+  if (skinny_applies(m, n, k) && kSm90Shapes[shape_index].tile_m < 64) return false;
+  // The 64x128 tile with its 8-byte copies lost to 64x64 and 128x64 everywhere it was measured (1001^3 0.78
+  // against 0.86 of cuBLAS, 3333^3 1.07 against 1.26): 16-byte copies only.
+  if (shape_index == kSm90OneRoundShape) return whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
+  return true;
 }
 
 bool sm90_candidate_considered(const tcgemm_plan& c) {
+  // The 64x128 tile (one 8-warp block per SM) wins where its grid is one round that keeps nearly every SM
+  // busy (1024^3: 128 blocks, 1.00 of cuBLAS against 0.98 for 64x64; 1000x1000x20000 unsplit 0.98 against
+  // 0.95; 512x512x16384 in 4 slices 0.99 against 0.91) and loses on partial or several rounds (777^3, 91
+  // blocks: 0.73 against 0.99; 3072^3, 8.7 rounds: 0.95 against 0.97), which the model does not see.
+  if (c.config.tile_m == kSm90Shapes[kSm90OneRoundShape].tile_m &&
+      c.config.tile_n == kSm90Shapes[kSm90OneRoundShape].tile_n && (c.waves < 0.9 || c.waves > 1.0))
+    return false;
   // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3 on
   // 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster is
   // placed whole inside a GPC; the model, which spreads blocks evenly, does not see that. It takes 2, 4 and 8
@@ -258,7 +274,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       have = true;
     }
     for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
-      if (!sm90_shape_considered(shape, m, n, k)) continue;
+      if (!sm90_shape_considered(shape, transa, transb, m, n, k)) continue;
       const int64_t k_tiles = (k + kSm90Shapes[shape].tile_k - 1) / kSm90Shapes[shape].tile_k;
       int64_t max_slices = k_tiles / kMinTilesPerSlice;
       const int64_t cluster_slices = std::min<int64_t>(kSm90MaxClusterSlices, k_tiles / kSm90MinClusterSliceKTiles);

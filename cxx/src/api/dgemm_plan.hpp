@@ -37,7 +37,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
 //     count, replaces `best` by `c`.
 tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
                                 char transb, int64_t m, int64_t n, int64_t k);
-bool sm90_shape_considered(int shape_index, int64_t m, int64_t n, int64_t k);
+bool sm90_shape_considered(int shape_index, char transa, char transb, int64_t m, int64_t n, int64_t k);
 bool sm90_candidate_considered(const tcgemm_plan& c);
 bool plan_prefers(const tcgemm_plan& c, const tcgemm_plan& best);
 // The plan's configuration, remembered per thread for the last shape asked (tcgemm_dgemm's hot path: the

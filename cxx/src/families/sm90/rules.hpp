@@ -28,11 +28,15 @@ struct Sm90Shape {
 //   fill only 1-2 uneven rounds of the SMs. Four warps per block keep all four tensor pipes of an SM busy
 //   even with one block resident; tile_k 32 halves the barriers per flop of a 16-deep stage. (cuBLAS runs
 //   this tile at 384^3-896^3 on the H100; a 32x32 tile of one warp measured slower than 64x64.)
+//   64x128x32, 2x4 warps of 32x32, 1 block/SM of 8 warps: grids of one full round (about 128 blocks), where it
+//   beat the other tiles (1024^3, 1000x1000x20000, 512x512x16384 in 4 slices; cuBLAS runs this tile at
+//   512x512x16384). The plan takes it only there (api/dgemm_plan.cpp, sm90_candidate_considered).
 constexpr Sm90Shape kSm90Shapes[] = {
     {128, 64, 16, 2, 2, 2, 4, 3},
     {64, 64, 16, 2, 2, 2, 5, 4},
     {128, 128, 16, 2, 4, 2, 4, 3},
     {32, 64, 32, 2, 2, 2, 4, 3},
+    {64, 128, 32, 2, 4, 2, 4, 3},
 };
 constexpr int kSm90ShapeCount = sizeof(kSm90Shapes) / sizeof(kSm90Shapes[0]);
 constexpr int kSm90DefaultShape = 0;
@@ -113,15 +117,18 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
 // tile_n) x tile_k >= tile_m x tile_n) in the 'N','N' layout; 'T','T' stages its tile as a block of C (its D
 // transposed) and has no cluster instance. Measured (docs/tuning.md, "Cluster split-K"), it wins only when the
 // whole grid is one round of blocks on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles
-// deep; other split products reduce through workspace. Both routes add the slices in the same order (the same
-// bits), and the choice is a function of the shape and the device, shared by the launcher and the plan model.
+// deep; other split products reduce through workspace. Tiles of one block per SM never cluster: a cluster is
+// placed whole inside a GPC, and clusters of such blocks do not all fit at once (512x512x16384: 128x128 with 4
+// stages in 8 clustered slices 0.297 ms against 0.177 through workspace; 64x128 in 4 clustered slices 0.293
+// against 0.166). Both routes add the slices in the same order (the same bits), and the choice is a function of
+// the shape and the device, shared by the launcher and the plan model.
 constexpr int kSm90MaxClusterSlices = 8;
 constexpr int64_t kSm90MinClusterSliceKTiles = 8;
 constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
                                   int sm_count, char transa, char transb) {
   return split.slices > 1 && split.slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
          split.k_slice >= kSm90MinClusterSliceKTiles * s.tile_k &&
-         tiles * split.slices <= int64_t(sm_count) * sm90_blocks_per_sm(s) &&
+         sm90_blocks_per_sm(s) > 1 && tiles * split.slices <= int64_t(sm_count) * sm90_blocks_per_sm(s) &&
          int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
 }
 
