@@ -134,6 +134,16 @@ TEST(PlanModel, SmallProductsTakeTheNarrowTile) {
 // The plan weighs the copy width by the parity of the operands' row counts (whole arrays: lda = rows). The
 // 32x64 tile's 8-byte copies outnumber its MMAs, so odd sizes in the same range take 64x64 in two cluster
 // slices (767^3: 0.037 ms against 0.047 unsplit on 32x64; 777^3 likewise).
+TEST(PlanModel, OddRowCountsWeighTheEightByteCopies) {
+  for (int64_t n : {639, 767, 777, 895}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
+    EXPECT_EQ(p.config.tile_m, 64) << p.summary;
+    EXPECT_EQ(p.config.tile_n, 64) << p.summary;
+    EXPECT_EQ(p.k_slices, 2) << p.summary;
+    EXPECT_EQ(p.cluster_split, 1) << p.summary;
+  }
+}
+
 // The 64x128 tile (one 8-warp block per SM) only where its grid is one full round with 16-byte copies.
 TEST(PlanModel, OneRoundTileOnlyForOneFullRound) {
   const auto is_64x128 = [](const tcgemm_plan& p) { return p.config.tile_m == 64 && p.config.tile_n == 128; };
@@ -149,20 +159,11 @@ TEST(PlanModel, OneRoundTileOnlyForOneFullRound) {
                         {1001, 1001, 1001}, {3333, 3333, 3333}, {333, 333, 33333}, {4096, 4096, 4096}})
     EXPECT_FALSE(is_64x128(plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2])))
         << plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]).summary;
-  // Asked for explicitly, it never runs as a cluster either.
-  for (int64_t slices : {2, 4, 8}) {
+  // Asked for explicitly, it never runs as a cluster either (2 and 4 slices of its 32 tiles fit one round:
+  // only the one-block-per-SM clause of sm90_cluster_split keeps them out).
+  for (int64_t slices : {2, 4}) {
     const tcgemm_plan c = tcgemm::detail::plan_sm90_candidate(h100(), 4, slices, 'N', 'N', 512, 512, 16384);
     EXPECT_EQ(c.cluster_split, 0) << c.summary;
-  }
-}
-
-TEST(PlanModel, OddRowCountsWeighTheEightByteCopies) {
-  for (int64_t n : {639, 767, 777, 895}) {
-    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
-    EXPECT_EQ(p.config.tile_m, 64) << p.summary;
-    EXPECT_EQ(p.config.tile_n, 64) << p.summary;
-    EXPECT_EQ(p.k_slices, 2) << p.summary;
-    EXPECT_EQ(p.cluster_split, 1) << p.summary;
   }
 }
 

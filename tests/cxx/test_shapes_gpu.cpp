@@ -247,8 +247,9 @@ TEST(Skinny, EveryFormSmallSideAndDepth) {
 }
 
 // k-chunk counts from 2 to 12: up to 8 chunks of a k-contiguous G add up in a cluster (on cc 9.x with sm_90
-// code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large operand, 1, 3 and 8 rows, a partial last column block, both
-// copy widths, beta 0 (NaN-poisoned C not read) and beta != 0.
+// code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large operand with 1,
+// 3 and 8 rows (8 rows x 64 columns: the cluster's blocks above rank 0 write outputs too), a partial last
+// column block, both copy widths, beta 0 (NaN-poisoned C not read) and beta != 0.
 TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
   TCGEMM_REQUIRE_GPU();
   struct Case {
@@ -256,7 +257,7 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
     int64_t m, n;
   };
   // m <= 8 with B 'N': k-contiguous G; n <= 8 with A 'N': cols-contiguous G.
-  const Case cases[] = {{'N', 'N', 1, 130}, {'N', 'N', 3, 1000}, {'T', 'T', 8, 200},
+  const Case cases[] = {{'N', 'N', 1, 130}, {'N', 'N', 3, 1000}, {'N', 'N', 8, 200}, {'T', 'T', 8, 200},
                         {'N', 'N', 130, 1}, {'N', 'T', 1000, 3}, {'N', 'N', 333, 8}};
   uint64_t seed = 23500;
   for (const Case& c : cases)
@@ -273,7 +274,8 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
     }
 }
 
-// Two runs give the same bits: through workspace (18 chunks) and in a cluster (7 chunks, k-contiguous G).
+// Two runs give the same bits, through workspace (18 chunks) and in a cluster (7 chunks, k-contiguous G). (The
+// two routes add the chunks in the same order; the API has no way to run one product through both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
   for (const int64_t k : {9000, 3000}) {

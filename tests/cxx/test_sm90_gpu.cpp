@@ -141,19 +141,34 @@ TEST(Sm90Mma, EveryFormWithEveryAlphaBeta) {
         }
 }
 
-// More than 8 block rows and block columns (the kernel rasterizes tiles in groups of 8 block rows), with
-// partial edge tiles, for every shape and form: the group arithmetic of the last, partial group included.
+// More than 8 block rows and block columns, with partial edge tiles, for every shape and form, in both
+// rasterizations (rules.hpp, sm90_raster_rows): k = 40 keeps A far inside a quarter of L2, so one group holds
+// every tile row; the deep k makes A larger than that, so the tiles go in groups of 8 tile rows, the last one
+// partial (the group arithmetic of kernel.cuh).
 TEST(Sm90Mma, ManyBlockRowsAndColumns) {
   TCGEMM_REQUIRE_SM90();
+  int device = 0, l2 = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  ASSERT_GT(l2, 0);
   uint64_t seed = 9800;
   for (const tcgemm_config& cfg : configs_default_stages())
-    for (const char* t : kTrans) {
-      GemmSpec s = spec(9 * cfg.tile_m + 5, 9 * cfg.tile_n + 3, 40, ++seed);
-      s.transa = t[0];
-      s.transb = t[1];
-      s.alpha = -0.5;
-      s.beta = 0.75;
-      EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg);
+    for (const bool deep : {false, true}) {
+      const int64_t m = 9 * cfg.tile_m + 5, n = 9 * cfg.tile_n + 3, tiles_m = 10;
+      const int64_t k = deep ? int64_t(l2) / 4 / 8 / m + 64 : 40;
+      // The rule the launcher applies to the forms other than 'T','T' (which runs as the transposed product,
+      // its left operand of n rows).
+      EXPECT_EQ(tcgemm::detail::sm90_raster_rows(m, k, tiles_m, l2),
+                deep ? int64_t(tcgemm::detail::kSm90RasterGroupRows) : tiles_m)
+          << describe(cfg) << " k " << k;
+      for (const char* t : kTrans) {
+        GemmSpec s = spec(m, n, k, ++seed);
+        s.transa = t[0];
+        s.transb = t[1];
+        s.alpha = -0.5;
+        s.beta = 0.75;
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << describe(cfg) << " k " << k;
+      }
     }
 }
 

@@ -29,6 +29,7 @@ constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction 
 // the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
 // 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
 // 4097^3). 32x64 loses most: per k-tile its 8-byte copies outnumber its MMAs 3 to 2.
+// (64x128: a copy of the others' factor, unused: the plan takes that tile with 16-byte copies only.)
 constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62, 0.87};
 static_assert(sizeof(kSm90Vec8Efficiency) / sizeof(kSm90Vec8Efficiency[0]) == kSm90ShapeCount,
               "one measured 8-byte-path factor per kSm90Shapes entry");
@@ -37,6 +38,7 @@ constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the ski
 // The tensor-core kernel streams its A and B k-tiles at a fraction of kHbmBytesPerUs, and writes C at a
 // fraction; both depend on the tile (more, smaller blocks per SM overlap their epilogues better). 64x64 read
 // 268 MB in 107 us at 128x128x131072 (65 slices, 2026-11-27), where 39 slices of 32x64 took 128 us.
+// (64x128: 128x128's read and write fractions, not measured for this tile.)
 constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70, 0.70};
 static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90ShapeCount,
               "one measured read fraction per kSm90Shapes entry");
@@ -120,7 +122,7 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.k_per_slice = chunk;
   p.tiles = skinny_blocks_per_chunk(s);
   p.blocks = p.tiles * p.k_slices;
-  p.blocks_per_sm = 6;  // 256 threads, 32 KB of shared memory at most
+  p.blocks_per_sm = 6;  // 256 threads, 37 KB of shared memory at most (the cluster kernel's S chunk and sums)
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
   // Up to 8 chunks of a k-contiguous G add up in a cluster (skinny_cluster_reduces): no workspace and no

@@ -1,7 +1,8 @@
 // Thread-block clusters (sm_90): the cluster-wide barrier and loads from another block's shared memory
 // (distributed shared memory). The sm90_mma family's cluster split-K adds its k-slices' partial tiles with
-// them (families/sm90/kernel.cuh), the skinny family its k-chunks' partial sums (families/skinny/kernel.cu). Only code compiled for sm_90 may call these; the family's kernel body is
-// compiled for sm_90 alone.
+// them (families/sm90/kernel.cuh; that kernel body is compiled for sm_90 alone), the skinny family its
+// k-chunks' partial sums (families/skinny/kernel.cu, behind __CUDA_ARCH__ >= 900). Only code compiled for
+// sm_90 may call these.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -397,7 +397,8 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   if (e != cudaSuccess)
-    return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)" : "launch of the skinny kernel");
+    return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
+                                     : "launch of the skinny kernel");
   if (chunks == 1 || cluster) return TCGEMM_SUCCESS;
   return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace,
                                shape.rows * shape.cols, SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col},

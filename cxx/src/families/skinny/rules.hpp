@@ -11,8 +11,8 @@
 // Deep k is cut into k-chunks of at most kSkinnyMaxChunkK (the S chunk a block stages in shared memory).
 // With a k-contiguous G, up to kSkinnyMaxClusterChunks chunks of a column block form a thread-block cluster
 // and add their partial sums in shared memory (skinny_cluster_reduces); otherwise the partial products go
-// to a workspace and the fixed-order split-K reduction (families/common/split_k_reduce) adds them. Both add the chunks in chunk
-// order: bit-identical results from run to run, and between the two routes.
+// to a workspace and the fixed-order split-K reduction (families/common/split_k_reduce) adds them. Both add
+// the chunks in chunk order: bit-identical results from run to run, and between the two routes.
 #pragma once
 
 #include <cstdint>

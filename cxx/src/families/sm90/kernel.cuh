@@ -164,7 +164,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 
   // Rasterization: groups of p.raster_rows tile rows, tile rows fastest inside a group.
   // 32-bit division when the tile grid allows it: 64-bit divisions are emulated (hundreds of instructions
-  // per block, ~1% of a block's work at n = 2048).
+  // per block, ~1% of a block's work at n = 2048). Validation (check_grid) caps the grid at 2^31 - 1 tiles
+  // and raster_rows <= tiles_m, so the 64-bit branch is a guard that no validated call reaches.
   int64_t tile_row, tile_col;
   if (p.tiles_m * p.tiles_n <= INT32_MAX && p.raster_rows * p.tiles_n <= INT32_MAX) {
     const uint32_t bid = blockIdx.x, tiles_m = static_cast<uint32_t>(p.tiles_m);

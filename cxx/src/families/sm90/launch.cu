@@ -2,8 +2,9 @@
 // (kernel.cuh), one family of instances per entry of kSm90Shapes (rules.hpp).
 //
 // Per shape entry: 4 operand forms ('N'/'T' x 'N'/'T'; 'T','T' runs as the transposed 'N','N' product)
-// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels, plus the cluster
-// split-K instances of the three forms other than 'T','T' (6 kernels).
+// x 2 copy widths (16-byte cp.async when both operands allow it, else 8-byte) = 8 kernels, plus, for the
+// entries with more than one block per SM, the cluster split-K instances of the three forms other than 'T','T'
+// (6 kernels).
 #include <algorithm>
 #include <array>
 #include <atomic>

@@ -25,6 +25,8 @@ constexpr int mma_k_for_pipeline(int pipeline, int group_mma_k = 8) {
 template <int kTileM, int kTileN, int kTileK, int kWarpsM, int kWarpsN, int kMinBlocks, int kPipeNN, int kPipeNT,
           int kPipeTN, int kGroupMmaK = 8>
 struct Family {
+  // Cluster split-K instances only where the rule can take them: never for one block per SM (rules.hpp).
+  static constexpr bool kHasClusterSplit = kMinBlocks > 1;
   static constexpr int pipeline(int form) {
     return form == kFormNT ? kPipeNT : (form == kFormTN ? kPipeTN : kPipeNN);
   }
@@ -72,7 +74,8 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
 }
 
 // The rasterization of `plan` on a device with `l2_bytes` of L2 (rules.hpp, sm90_raster_rows): whole tile
-// columns at once when the left operand fits in a quarter of L2. Strided batches keep make_plan's groups.
+// columns at once when the left operand fits in a quarter of L2. Strided batches keep make_plan's groups of
+// 8 rows: their "k" is the batch's total depth, which the rule does not describe.
 inline void set_raster(Plan& plan, int64_t l2_bytes) {
   Params& p = plan.params;
   p.raster_rows = sm90_raster_rows(p.m, p.k, p.tiles_m, l2_bytes);
@@ -133,15 +136,18 @@ struct type_tag {
 };
 template <class Fam, class F>
 decltype(auto) with_instance(const Plan& plan, F&& f) {
-  // Cluster split-K instances exist for the forms that stage the 'N','N' layout (not 'T','T', rules.hpp).
-  if (plan.cluster && plan.form != kFormTT) {
-    switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
-      case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true, true>>{});
-      case kFormNN * 2: return f(type_tag<typename Fam::template Instance<kFormNN, false, true>>{});
-      case kFormNT * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNT, true, true>>{});
-      case kFormNT * 2: return f(type_tag<typename Fam::template Instance<kFormNT, false, true>>{});
-      case kFormTN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormTN, true, true>>{});
-      default: return f(type_tag<typename Fam::template Instance<kFormTN, false, true>>{});
+  // Cluster split-K instances exist for the forms that stage the 'N','N' layout (not 'T','T', rules.hpp) of
+  // the families with more than one block per SM; sm90_cluster_split never sets plan.cluster for the others.
+  if constexpr (Fam::kHasClusterSplit) {
+    if (plan.cluster && plan.form != kFormTT) {
+      switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
+        case kFormNN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNN, true, true>>{});
+        case kFormNN * 2: return f(type_tag<typename Fam::template Instance<kFormNN, false, true>>{});
+        case kFormNT * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormNT, true, true>>{});
+        case kFormNT * 2: return f(type_tag<typename Fam::template Instance<kFormNT, false, true>>{});
+        case kFormTN * 2 + 1: return f(type_tag<typename Fam::template Instance<kFormTN, true, true>>{});
+        default: return f(type_tag<typename Fam::template Instance<kFormTN, false, true>>{});
+      }
     }
   }
   switch (plan.form * 2 + (plan.vec16 ? 1 : 0)) {
