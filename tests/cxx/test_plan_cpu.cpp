@@ -147,7 +147,8 @@ TEST(PlanModel, OddRowCountsWeighTheEightByteCopies) {
 // The 64x128 tile (one 8-warp block per SM) only where its grid is one full round with 16-byte copies.
 TEST(PlanModel, OneRoundTileOnlyForOneFullRound) {
   const auto is_64x128 = [](const tcgemm_plan& p) { return p.config.tile_m == 64 && p.config.tile_n == 128; };
-  for (const auto& s : {std::array<int64_t, 3>{1024, 1024, 1024}, {1000, 1000, 20000}, {512, 512, 16384}}) {
+  for (const auto& s : {std::array<int64_t, 3>{1024, 1024, 1024}, {1000, 1000, 20000}, {512, 512, 16384},
+                        {256, 256, 32768}}) {
     const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     EXPECT_TRUE(is_64x128(p)) << p.summary;
     EXPECT_GE(p.waves, 0.9) << p.summary;

@@ -45,8 +45,9 @@ static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90S
 constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
-// Blocks per SM needed for the full streaming rate (loads in flight); fewer blocks stream proportionally less.
-constexpr double kSm90StreamingBlocksPerSm = 2.0;
+// Warps per SM needed for the full streaming rate (loads in flight: two 4-warp blocks, or one of 8 warps);
+// fewer stream proportionally less.
+constexpr double kSm90StreamingWarpsPerSm = 8.0;
 // Split-K's fixed cost beyond its traffic: the workspace from the pool and the reduction's launch (measured:
 // 512^3 in two slices is ~6 us slower than in one).
 constexpr double kSplitFixedUs = 6.0;
@@ -186,7 +187,7 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
                                 p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
-  const double streaming = std::fmin(1.0, double(p.blocks) / (kSm90StreamingBlocksPerSm * dev.sm_count));
+  const double streaming = std::fmin(1.0, double(p.blocks) * warps / (kSm90StreamingWarpsPerSm * dev.sm_count));
   p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction[shape_index] * streaming) +
                 (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
