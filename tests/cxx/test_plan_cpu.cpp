@@ -163,7 +163,8 @@ TEST(PlanModel, OneRoundTileOnlyForOneFullRound) {
   // Asked for explicitly, it never runs as a cluster either (2 and 4 slices of its 32 tiles fit one round:
   // only the one-block-per-SM clause of sm90_cluster_split keeps them out).
   for (int64_t slices : {2, 4}) {
-    const tcgemm_plan c = tcgemm::detail::plan_sm90_candidate(h100(), 4, slices, 'N', 'N', 512, 512, 16384);
+    const tcgemm_plan c = tcgemm::detail::plan_sm90_candidate(h100(), tcgemm::detail::find_sm90_shape(64, 128, 32),
+                                                              slices, 'N', 'N', 512, 512, 16384);
     EXPECT_EQ(c.cluster_split, 0) << c.summary;
   }
 }

@@ -249,7 +249,8 @@ TEST(Skinny, EveryFormSmallSideAndDepth) {
 // k-chunk counts from 2 to 12: up to 8 chunks of a k-contiguous G add up in a cluster (on cc 9.x with sm_90
 // code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large operand with 1,
 // 3 and 8 rows (8 rows x 64 columns: the cluster's blocks above rank 0 write outputs too), a partial last
-// column block, both copy widths, beta 0 (NaN-poisoned C not read) and beta != 0.
+// column block, both copy widths, leading dimensions 1 and 4097 past the rows, misaligned bases, beta 0
+// (NaN-poisoned C not read) and beta != 0.
 TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
   TCGEMM_REQUIRE_GPU();
   struct Case {
@@ -269,6 +270,7 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
       s.beta = (seed % 3) ? 0.0 : 0.5;
       if (seed % 4 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
       if (seed % 4 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+      if (seed % 4 == 3) s.lda_pad = s.ldb_pad = s.ldc_pad = 4097;  // leading dimensions far past the rows, odd
       EXPECT_TRUE(run_and_check(s, dgemm_config_call(skinny(chunks))))
           << c.ta << c.tb << " " << c.m << "x" << c.n << "x" << s.k << " chunks " << chunks;
     }

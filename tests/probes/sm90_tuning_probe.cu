@@ -91,7 +91,8 @@ struct Probe {
   static cudaError_t run(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
                          int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc, int stages,
                          cudaStream_t s) {
-    const sm90::Plan plan = sm90::make_plan(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, TM, TN, stages);
+    // l2_bytes 0: the probe times the kernel with the default groups of 8 tile rows.
+    const sm90::Plan plan = sm90::make_plan(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, TM, TN, stages, 0);
     if constexpr (kAllForms) {
       return sm90::with_instance<Fam>(plan, [&](auto tag) { return go<typename decltype(tag)::type>(plan.params, s); });
     } else {

@@ -18,9 +18,8 @@ namespace {
 // at 8192^3, 20.07 ms).
 constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6, 0.415e6};
 // The 64x128x32 entry, which the plan takes only for one full round of blocks (sm90_candidate_considered).
-constexpr int kSm90OneRoundShape = 4;
-static_assert(kSm90Shapes[kSm90OneRoundShape].tile_m == 64 && kSm90Shapes[kSm90OneRoundShape].tile_n == 128,
-              "kSm90OneRoundShape names the 64x128 entry");
+constexpr int kSm90OneRoundShape = find_sm90_shape(64, 128, 32);
+static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
@@ -220,8 +219,8 @@ bool sm90_candidate_considered(const tcgemm_plan& c) {
   // busy (1024^3: 128 blocks, 1.00 of cuBLAS against 0.98 for 64x64; 1000x1000x20000 unsplit 0.98 against
   // 0.95; 512x512x16384 in 4 slices 0.99 against 0.91) and loses on partial or several rounds (777^3, 91
   // blocks: 0.73 against 0.99; 3072^3, 8.7 rounds: 0.95 against 0.97), which the model does not see.
-  if (c.config.tile_m == kSm90Shapes[kSm90OneRoundShape].tile_m &&
-      c.config.tile_n == kSm90Shapes[kSm90OneRoundShape].tile_n && (c.waves < 0.9 || c.waves > 1.0))
+  if (find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k) == kSm90OneRoundShape &&
+      (c.waves < 0.9 || c.waves > 1.0))
     return false;
   // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3 on
   // 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster is

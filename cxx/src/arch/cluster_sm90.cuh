@@ -39,4 +39,26 @@ __device__ __forceinline__ double cluster_load_double(const void* local, int ran
   return v;
 }
 
+// Host side: one launch of `kernel` on `grid` whose blocks of one grid column (gridDim.y of them) form one
+// thread-block cluster, as both cluster reductions want (sm90 split-K slices of a tile, skinny k-chunks of
+// a column block). The caller checks that the device and the build support clusters.
+template <class P>
+cudaError_t launch_in_column_clusters(void (*kernel)(P), dim3 grid, dim3 block, size_t smem_bytes,
+                                      cudaStream_t stream, const P& params) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = grid.y;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, params);
+  return e != cudaSuccess ? e : cudaGetLastError();
+}
+
 }  // namespace tcgemm::detail::arch

@@ -157,14 +157,15 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
       }
     }
   };
-  // The first pass's loads go out before S is staged: the block's first HBM reads overlap the staging and
-  // the barrier instead of waiting for them. Not with 8 rows, where the registers they hold slowed the
-  // staging (8 x 8192 x 8192: 0.216 ms against 0.209).
-  constexpr bool kEarlyFirst = kRows < 8;
-  if (kEarlyFirst && col0 < p.cols) load_pass(0);
+  // Loads go out early: the first pass's before S is staged (its HBM reads overlap the staging and the
+  // barrier), each next pass's before the current pass's reduction and stores. Not with 8 rows, where the
+  // registers they hold slowed the staging (8 x 8192 x 8192: 0.216 ms against 0.209) and the pass's sums
+  // and the next loads together would spill.
+  constexpr bool kEarlyLoads = kRows < 8;
+  if (kEarlyLoads && col0 < p.cols) load_pass(0);
   stage_s<kRows, true>(p, k0, len, s_sm);
   __syncthreads();
-  if (!kEarlyFirst && col0 < p.cols) load_pass(0);
+  if (!kEarlyLoads && col0 < p.cols) load_pass(0);
   for (int c = 0; c < kColsPerWarp; c += kPass) {
     if (col0 + c >= p.cols) break;
     double acc[kPass][kRows];
@@ -190,11 +191,8 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
         }
       }
     }
-    // The next pass's loads go out before this pass's reduction and stores, where the registers allow it
-    // (8 rows: the pass's sums and the next loads together would spill).
-    constexpr bool kEarlyNext = kRows < 8;
     const bool next = c + kPass < kColsPerWarp && col0 + c + kPass < p.cols;
-    if (kEarlyNext && next) load_pass(c + kPass);
+    if (kEarlyLoads && next) load_pass(c + kPass);
 #pragma unroll
     for (int q = 0; q < kPass; ++q) {
       int row = 0;
@@ -205,7 +203,7 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
         else store_out(p, row, j, acc[q][0]);
       }
     }
-    if (!kEarlyNext && next) load_pass(c + kPass);
+    if (!kEarlyLoads && next) load_pass(c + kPass);
   }
   if constexpr (kCluster) cluster_add_and_store<kRows>(p, part, int64_t(blockIdx.x) * kSkinnyColsPerBlock);
 }
@@ -293,23 +291,9 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
 // thread-block cluster.
 cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, dim3 grid, bool cluster,
                           cudaStream_t stream) {
-  if (!cluster) {
-    kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
-    return cudaGetLastError();
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(kSkinnyThreads);
-  config.stream = stream;
-  cudaLaunchAttribute attr;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = 1;
-  attr.val.clusterDim.y = grid.y;
-  attr.val.clusterDim.z = 1;
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, p);
-  return e != cudaSuccess ? e : cudaGetLastError();
+  if (cluster) return arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), 0, stream, p);
+  kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
+  return cudaGetLastError();
 }
 
 // `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only.

@@ -73,8 +73,7 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
   }
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
-                                    p.ldc, s.tile_m, s.tile_n, cfg.stages);
-  sm90::set_raster(plan, ctx.l2_bytes);
+                                    p.ldc, s.tile_m, s.tile_n, cfg.stages, ctx.l2_bytes);
   const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
   // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split), in the
   // cluster instance of the kernel.
@@ -124,7 +123,7 @@ tcgemm_status launch_batch_shape(const GemmProblem& p, int64_t batch, int64_t st
     const int64_t count = std::min(per_launch, batch - g0);
     sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A + g0 * stride_a, p.lda,
                                       p.B + g0 * stride_b, p.ldb, p.beta, p.C + g0 * stride_c, p.ldc, s.tile_m,
-                                      s.tile_n, cfg.stages);
+                                      s.tile_n, cfg.stages, /*l2_bytes: groups of 8 tile rows*/ 0);
     sm90::apply_batch(plan, count, stride_a, stride_b, stride_c);
     const tcgemm_status st = sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
       using K = typename decltype(tag)::type;

@@ -45,7 +45,7 @@ struct Plan {
 };
 inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
                       int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc, int tile_m,
-                      int tile_n, int stages) {
+                      int tile_n, int stages, int64_t l2_bytes) {
   Plan plan{};
   plan.form = transa == 'N' ? (transb == 'N' ? kFormNN : kFormNT) : (transb == 'N' ? kFormTN : kFormTT);
   // Both operands 16-byte copyable: base 16-byte aligned and leading dimension even.
@@ -66,19 +66,14 @@ inline Plan make_plan(char transa, char transb, int64_t m, int64_t n, int64_t k,
   p.tiles_m = ceil_div_nonneg(p.m, tile_m);
   p.tiles_n = ceil_div_nonneg(p.n, tile_n);
   p.stages = stages;
-  p.raster_rows = sm90_raster_rows(p.m, k, p.tiles_m, 0);  // groups of kSm90RasterGroupRows; see set_raster
+  // Rasterization (rules.hpp, sm90_raster_rows) on a device with l2_bytes of L2; 0 keeps the groups of
+  // kSm90RasterGroupRows (strided batches: their kernel "k" is the batch's total depth, which the rule does
+  // not describe).
+  p.raster_rows = sm90_raster_rows(p.m, k, p.tiles_m, l2_bytes);
   p.c_vec16 = arch::cp_async16_aligned(C, ldc) ? 1 : 0;
   p.k_slice = k;
   p.a_slice_step = p.b_slice_step = p.c_slice_step = 0;
   return plan;
-}
-
-// The rasterization of `plan` on a device with `l2_bytes` of L2 (rules.hpp, sm90_raster_rows): whole tile
-// columns at once when the left operand fits in a quarter of L2. Strided batches keep make_plan's groups of
-// 8 rows: their "k" is the batch's total depth, which the rule does not describe.
-inline void set_raster(Plan& plan, int64_t l2_bytes) {
-  Params& p = plan.params;
-  p.raster_rows = sm90_raster_rows(p.m, p.k, p.tiles_m, l2_bytes);
 }
 
 // Turns `plan` into the first half of a split-K product: gridDim.y = split.slices blocks rows, slice y
@@ -175,20 +170,7 @@ cudaError_t launch_grid(const Params& p, cudaStream_t stream) {
     return cudaGetLastError();
   } else {
     // Cluster split-K: the k-slices of a tile (one grid column) are one cluster.
-    cudaLaunchConfig_t config = {};
-    config.gridDim = grid;
-    config.blockDim = dim3(T::kThreads);
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = slices;
-    cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    const cudaError_t e = cudaLaunchKernelEx(&config, sm90_mma_kernel<T>, p);
-    return e != cudaSuccess ? e : cudaGetLastError();
+    return arch::launch_in_column_clusters(sm90_mma_kernel<T>, grid, dim3(T::kThreads), smem, stream, p);
   }
 }
 
