@@ -5,11 +5,13 @@
 //   - the mma.sync ceiling the same way (m16n8k16 for F16 and BF16, m16n8k8 for TF32; FP32 accumulation, and
 //     FP16 accumulation for F16);
 //   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16/TF32 with FP32
-//     accumulation and F16 with FP16), then the WMMA family at every shape, tiles 64 and 128, default tile_k and paddings;
+//     accumulation and F16 with FP16), then the WMMA family at every shape in five configurations (C tile / tile_k /
+//     stages: 64x64/32/3, 128x128/32/3, 128x128/64/3, 256x128/32/3, 256x128/64/3; paddings of 16 bytes), those
+//     that fit the device;
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
-//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only]
+//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--trans NN|NT|TN|TT]
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -203,6 +206,7 @@ int run(int argc, char** argv) {
   std::vector<int64_t> sizes = {8192};
   int reps = 10;
   bool default_only = false;  // only the default path (and cuBLAS), for the F16/BF16 fast path's experiments
+  char ta = 'N', tb = 'N';    // the operand form of every product (square: n x n operands either way)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--sizes" && i + 1 < argc) {
@@ -215,8 +219,13 @@ int run(int argc, char** argv) {
       default_only = true;
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
+    } else if (a == "--trans" && i + 1 < argc && std::strlen(argv[i + 1]) == 2 &&
+               std::strchr("NT", argv[i + 1][0]) && std::strchr("NT", argv[i + 1][1])) {
+      ta = argv[++i][0];
+      tb = argv[i][1];
     } else {
-      std::fprintf(stderr, "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only]\n");
+      std::fprintf(stderr,
+                   "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--trans NN|NT|TN|TT]\n");
       return 2;
     }
   }
@@ -254,11 +263,11 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "cublasCreate failed\n");
     return 1;
   }
-  std::printf("# device %s; median of %d event-timed runs; TFLOP/s; frac = tcgemm / ceiling (shape mma.sync: the default "
+  std::printf("# device %s; form %c%c; median of %d event-timed runs; TFLOP/s; frac = tcgemm / ceiling (shape mma.sync: the default "
               "path, against the mma.sync m16n8k16 (TF32: m16n8k8) ceiling; the others: the WMMA family, against its WMMA shape's); "
               "x = tcgemm / cuBLAS; diff = ||C_tcgemm - C_cublas|| / ||C_cublas||\n",
-              prop.name, reps);
-  std::printf("%-15s %-9s %5s %6s %9s %9s %9s %6s %6s %9s\n", "precision", "shape", "tile", "n", "tcgemm", "cublas",
+              prop.name, ta, tb, reps);
+  std::printf("%-15s %-9s %13s %6s %9s %9s %9s %6s %6s %9s\n", "precision", "shape", "tile/k/st", "n", "tcgemm", "cublas",
               "ceiling", "frac", "x", "diff");
   for (int64_t n : sizes) {
     for (const Precision& pr : precisions) {
@@ -276,7 +285,7 @@ int run(int argc, char** argv) {
       const bool half_scalars = pr.cublas_compute == CUBLAS_COMPUTE_16F;
       auto cublas_run = [&] {
         const cublasStatus_t s = cublasGemmEx(
-            h, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(n), int(n), half_scalars ? static_cast<const void*>(&alpha_h) : &alpha,
+            h, ta == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N, tb == 'T' ? CUBLAS_OP_T : CUBLAS_OP_N, int(n), int(n), int(n), half_scalars ? static_cast<const void*>(&alpha_h) : &alpha,
             a, cuda_type(pr.in), int(n), b, cuda_type(pr.in), int(n), half_scalars ? static_cast<const void*>(&beta_h) : &beta,
             cref, cuda_type(pr.c), int(n), pr.cublas_compute, CUBLAS_GEMM_DEFAULT);
         if (s != CUBLAS_STATUS_SUCCESS) {
@@ -288,9 +297,9 @@ int run(int argc, char** argv) {
       const std::vector<double> ref = fetch(cref, pr.c, n * n);
       const double flops = 2.0 * double(n) * n * n;
       // One row: tcgemm_gemm_ex with `cfg` (nullptr: the default path), against `ceiling`.
-      auto measure = [&](const tcgemm_wmma_config* cfg, const char* shape, int tile, double ceiling) {
+      auto measure = [&](const tcgemm_wmma_config* cfg, const char* shape, const char* config, double ceiling) {
         auto tc_run = [&] {
-          const tcgemm_status s = tcgemm_gemm_ex('N', 'N', n, n, n, 1.0f, a, pr.in, n, b, pr.in, n, 0.0f, c, pr.c, n,
+          const tcgemm_status s = tcgemm_gemm_ex(ta, tb, n, n, n, 1.0f, a, pr.in, n, b, pr.in, n, 0.0f, c, pr.c, n,
                                                  pr.compute, cfg, nullptr);
           if (s != TCGEMM_SUCCESS) {
             std::fprintf(stderr, "tcgemm_gemm_ex: %s\n", tcgemm_last_error());
@@ -305,27 +314,36 @@ int run(int argc, char** argv) {
           den += ref[i] * ref[i];
         }
         const double tf = flops / (ms * 1e-3) / 1e12, cb = flops / (cublas_ms * 1e-3) / 1e12;
-        std::printf("%-15s %-9s %5d %6lld %9.1f %9.1f %9.1f %6.2f %6.2f %9.1e\n", pr.name, shape, tile,
+        std::printf("%-15s %-9s %13s %6lld %9.1f %9.1f %9.1f %6.2f %6.2f %9.1e\n", pr.name, shape, config,
                     static_cast<long long>(n), tf, cb, ceiling, tf / ceiling, tf / cb,
                     std::sqrt(num / (den > 0 ? den : 1.0)));
         std::fflush(stdout);
       };
       // The default path first: for F16/BF16/TF32 with FP32 accumulation and F16 with FP16 the mma.sync fast path (TF32 with
       // its packing included), against the mma.sync ceiling.
-      if (pr.mma_peak > 0) measure(nullptr, "mma.sync", 128, pr.mma_peak);
+      if (pr.mma_peak > 0) measure(nullptr, "mma.sync", "default", pr.mma_peak);
+      // tile, tile_n, tile_k, stages
+      const int configs[5][4] = {{64, 64, 32, 3}, {128, 128, 32, 3}, {128, 128, 64, 3}, {256, 128, 32, 3},
+                                 {256, 128, 64, 3}};
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
-        for (int tile : {64, 128}) {
+        for (const auto& tks : configs) {
           tcgemm_wmma_config cfg{};
           tcgemm_wmma_config resolved{};
           cfg.shape = pr.shapes[si];
-          cfg.tile = tile;
-          if (tcgemm_wmma_config_resolve(pr.in, pr.compute, &cfg, &resolved, nullptr) != TCGEMM_SUCCESS) continue;
-          cfg = resolved;
+          cfg.tile = tks[0];
+          cfg.tile_n = tks[1];
+          cfg.tile_k = tks[2];
+          cfg.stages = tks[3];
           cfg.pad_a = cfg.pad_b = pr.in == TCGEMM_TYPE_F32 ? 4 : 8;
+          int64_t smem = 0;
+          if (tcgemm_wmma_config_resolve(pr.in, pr.compute, &cfg, &resolved, &smem) != TCGEMM_SUCCESS) continue;
+          if (smem > int64_t(prop.sharedMemPerBlockOptin)) continue;  // does not fit this device
+          cfg = resolved;
           const int dims[5][3] = {{0, 0, 0}, {16, 16, 16}, {32, 8, 16}, {8, 32, 16}, {16, 16, 8}};
-          char shape[16];
+          char shape[16], config[32];
           std::snprintf(shape, sizeof shape, "%dx%dx%d", dims[cfg.shape][0], dims[cfg.shape][1], dims[cfg.shape][2]);
-          measure(&cfg, shape, tile, pr.peak[si]);
+          std::snprintf(config, sizeof config, "%dx%d/%d/%d", cfg.tile, cfg.tile_n, cfg.tile_k, cfg.stages);
+          measure(&cfg, shape, config, pr.peak[si]);
         }
       cudaFree(a);
       cudaFree(b);

@@ -72,15 +72,18 @@ module tcgemm_c
   integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_BF16 = 3
   integer(c_int32_t), parameter, public :: TCGEMM_PRECISION_FP32 = 4
 
-  !> struct tcgemm_wmma_config (tcgemm_gemm_ex): shape, tile and tile_k 0 mean their defaults; the
-  !> paddings (elements, whole 16-byte units) are taken as given; reserved must stay 0.
+  !> struct tcgemm_wmma_config (tcgemm_gemm_ex): shape, tile, tile_n, tile_k and stages 0 mean their
+  !> defaults (tile_n 0: tile); the paddings (elements, whole 16-byte units) are taken as given; reserved
+  !> must stay 0.
   type, bind(C), public :: tcgemm_wmma_config
     integer(c_int32_t) :: shape = TCGEMM_WMMA_SHAPE_DEFAULT
     integer(c_int32_t) :: tile = 0
     integer(c_int32_t) :: tile_k = 0
     integer(c_int32_t) :: pad_a = 0
     integer(c_int32_t) :: pad_b = 0
-    integer(c_int32_t) :: reserved(3) = 0
+    integer(c_int32_t) :: stages = 0
+    integer(c_int32_t) :: tile_n = 0
+    integer(c_int32_t) :: reserved(1) = 0
   end type tcgemm_wmma_config
 
   !> Length of tcgemm_device_info%name (char name[256] in C).

@@ -32,7 +32,7 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
       app, "--precision",
       [o](const std::string& value, std::string* why) { return parse_precision(value, &o->spec.precision, why); },
       "fp64 (default: the DGEMM families) | f16 | f16acc16 | bf16 | tf32 (the WMMA family of tcgemm_gemm_ex: "
-      "tiles 64 or 128, paddings in elements of the input type, no stages)",
+      "tiles 64 or 128, paddings in elements of the input type, stages 1 to 4)",
       "P");
   add_checked_option(
       app, "--wmma-shape",
@@ -108,13 +108,8 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
   pad->excludes(pad_a)->excludes(pad_b);
   add_checked_option(
       app, "--stages",
-      [o](const std::string& value, std::string* why) {
-        if (o->spec.precision != Precision::kFp64)
-          return *why = "the WMMA family of --precision " + std::string(precision_name(o->spec.precision)) +
-                        " has no stages axis", false;
-        return parse_int_list(value, &o->spec.stages, why);
-      },
-      "shared-memory pipeline depth (default: the family's; FP64 only)", "LIST");
+      [o](const std::string& value, std::string* why) { return parse_int_list(value, &o->spec.stages, why); },
+      "shared-memory pipeline depth (default: the family's)", "LIST");
   add_checked_option(app, "--size", size_into({&o->spec.m, &o->spec.n, &o->spec.k}),
                      "m = n = k = N (default 3200, the article's)", "N");
   add_checked_option(app, "--m", size_into({&o->spec.m}), "m alone (overrides --size)", "M");

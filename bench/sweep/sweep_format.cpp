@@ -67,10 +67,10 @@ std::string row_label(const SweepRow& r, ColumnAxis axis) {
 // out (shared_a has no B tile and one stage; sm90_mma has a fixed shared-memory layout).
 std::string group_caption(const SweepRow& r, ColumnAxis axis) {
   const tcgemm_config& c = r.point.config;
-  const bool fp64 = r.point.precision == Precision::kFp64;  // else the WMMA family: both pads, no stages
+  const bool fp64 = r.point.precision == Precision::kFp64;  // else the WMMA family: both pads and stages
   const bool has_pad_a = !fp64 || c.family != TCGEMM_FAMILY_SM90_MMA;
   const bool has_pad_b = !fp64 || c.family == TCGEMM_FAMILY_SHARED_AB;
-  const bool has_stages = fp64 && c.family != TCGEMM_FAMILY_SHARED_A;
+  const bool has_stages = !fp64 || c.family != TCGEMM_FAMILY_SHARED_A;
   std::vector<std::string> parts;
   const bool pads_are_columns = axis == ColumnAxis::kPadBoth;
   if (!pads_are_columns) {

@@ -278,10 +278,10 @@ SweepSpec table3_spec(Precision precision, int32_t wmma_shape) {
   spec.family = TCGEMM_FAMILY_SHARED_AB;
   spec.tiles = {{32, 32}, {64, 64}, {96, 96}, {128, 128}};
   spec.tile_k = {32, 64, 96, 128};
+  spec.stages = {1, 2, 3, 4};
   if (precision == Precision::kFp64) {
     spec.pad_a = {4};
     spec.pad_b = {4};
-    spec.stages = {1, 2, 3, 4};
   } else {
     spec.pad_a = pads_in_elements({4}, precision);
     spec.pad_b = spec.pad_a;
@@ -293,7 +293,8 @@ namespace {
 
 // A point of a lower precision: the WMMA configuration resolved (every default filled in) and mirrored
 // into p->config's tile, tile_k and pad fields; invalid_reason holds the library's message otherwise.
-void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t pa, int32_t pb, SweepPoint* p) {
+void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t pa, int32_t pb, int32_t st,
+                    SweepPoint* p) {
   tcgemm_wmma_config w{};
   // The default shape made explicit, so that points the library refuses still name it (and group with the
   // others in the tables).
@@ -301,9 +302,11 @@ void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t p
             : spec.precision == Precision::kTf32          ? TCGEMM_WMMA_16x16x8
                                                           : TCGEMM_WMMA_16x16x16;
   w.tile = tile.m;
+  w.tile_n = tile.n;
   w.tile_k = tk;
   w.pad_a = pa;
   w.pad_b = pb;
+  w.stages = st;
   p->wmma = w;
   p->config = tcgemm_config{};
   p->config.tile_m = tile.m;
@@ -311,11 +314,7 @@ void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t p
   p->config.tile_k = tk;
   p->config.pad_a = pa;
   p->config.pad_b = pb;
-  if (tile.m != tile.n) {
-    p->invalid_reason = "tile " + std::to_string(tile.m) + "x" + std::to_string(tile.n) +
-                        ": the WMMA family's tiles are square (64 or 128)";
-    return;
-  }
+  p->config.stages = st;
   tcgemm_wmma_config resolved{};
   int64_t bytes = 0;
   if (tcgemm_wmma_config_resolve(input_type_of(spec.precision), compute_type_of(spec.precision), &w, &resolved,
@@ -325,12 +324,16 @@ void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t p
     return;
   }
   p->wmma = resolved;
-  p->config.tile_m = p->config.tile_n = resolved.tile;
+  p->config.tile_m = resolved.tile;
+  p->config.tile_n = resolved.tile_n;
   p->config.tile_k = resolved.tile_k;
   p->config.pad_a = resolved.pad_a;
   p->config.pad_b = resolved.pad_b;
-  p->smem_bytes = bytes;
-  p->threads = resolved.tile == 128 ? 512 : 128;  // 16 or 4 warps (tcgemm.h, tcgemm_wmma_config)
+  p->config.stages = resolved.stages;
+  p->smem_bytes = bytes;  // the most of the four operand forms (tcgemm_wmma_config_resolve)
+  // Warps of 32 x 32 at 64 x 64, of 64 x 64 otherwise (tcgemm.h, tcgemm_wmma_config).
+  const int32_t warp = resolved.tile == 64 && resolved.tile_n == 64 ? 32 : 64;
+  p->threads = resolved.tile / warp * (resolved.tile_n / warp) * 32;
 }
 
 }  // namespace
@@ -352,8 +355,10 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
     int64_t bytes = 0;
     if (tcgemm_wmma_config_resolve(input_type_of(spec.precision), compute_type_of(spec.precision), &want, &got,
                                    &bytes) == TCGEMM_SUCCESS) {
-      base.tile_m = base.tile_n = got.tile;
+      base.tile_m = got.tile;
+      base.tile_n = got.tile_n;
       base.tile_k = got.tile_k;
+      base.stages = got.stages;
     }
   } else if (tcgemm_default_config(spec.family, &base) != TCGEMM_SUCCESS) {
     base = tcgemm_config{};
@@ -370,7 +375,7 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
   const std::vector<int32_t> pad_a = or_default(spec.pad_a, base.pad_a);
   const std::vector<int32_t> pad_b =
       spec.pad_b_follows_pad_a ? std::vector<int32_t>{0} : or_default(spec.pad_b, base.pad_b);
-  const std::vector<int32_t> stages = lowp ? std::vector<int32_t>{0} : or_default(spec.stages, base.stages);
+  const std::vector<int32_t> stages = or_default(spec.stages, base.stages);
 
   std::vector<SweepPoint> points;
   for (const TileShape& tile : tiles)
@@ -385,7 +390,7 @@ std::vector<SweepPoint> expand(const SweepSpec& spec) {
             p.n = spec.n;
             p.k = spec.k;
             if (lowp) {
-              set_lowp_point(spec, tile, tk, pa, spec.pad_b_follows_pad_a ? pa : pb, &p);
+              set_lowp_point(spec, tile, tk, pa, spec.pad_b_follows_pad_a ? pa : pb, st, &p);
               points.push_back(p);
               continue;
             }
@@ -415,7 +420,7 @@ std::string point_label(const SweepPoint& p) {
   std::string label = family_text(p) + " " + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) + "x" +
                       std::to_string(c.tile_k) + " pad_a=" + std::to_string(c.pad_a) +
                       " pad_b=" + std::to_string(c.pad_b);
-  if (p.precision == Precision::kFp64) label += " stages=" + std::to_string(c.stages);
+  label += " stages=" + std::to_string(c.stages);
   return label;
 }
 
@@ -428,7 +433,7 @@ std::string point_key(const SweepPoint& p) {
                     "x" + std::to_string(p.k) + ":" + std::to_string(c.tile_m) + "x" + std::to_string(c.tile_n) +
                     "x" + std::to_string(c.tile_k) + ":pad_a=" + std::to_string(c.pad_a) +
                     ":pad_b=" + std::to_string(c.pad_b);
-  if (p.precision == Precision::kFp64) key += ":stages=" + std::to_string(c.stages);
+  key += ":stages=" + std::to_string(c.stages);
   return key;
 }
 

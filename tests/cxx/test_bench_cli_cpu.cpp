@@ -171,9 +171,12 @@ TEST(SweepCli, PrecisionAndShape) {
   EXPECT_EQ(o.spec.precision, Precision::kBf16);
   EXPECT_EQ(o.spec.wmma_shape, TCGEMM_WMMA_32x8x16);
   EXPECT_EQ(o.spec.pad_a, (Ints{16}));
-  EXPECT_TRUE(o.spec.stages.empty());
+  EXPECT_EQ(o.spec.stages, (Ints{1, 2, 3, 4}));  // Table 3's stages axis, as for FP64
   EXPECT_EQ(o.spec.m, 1024);
-  EXPECT_EQ(expand(o.spec).size(), 16u);
+  EXPECT_EQ(expand(o.spec).size(), 64u);  // tiles x tile_k x stages
+  ASSERT_TRUE(cli({"--precision", "bf16", "--tiles", "128,256x128", "--stages", "2,3"}, &o, &err)) << err;
+  EXPECT_EQ(o.spec.stages, (Ints{2, 3}));
+  EXPECT_EQ(expand(o.spec).size(), 4u);
   ASSERT_TRUE(cli({"--precision", "tf32", "--table2"}, &o, &err)) << err;
   EXPECT_EQ(o.spec.pad_a, (Ints{0, 4, 8, 12}));
   EXPECT_TRUE(o.spec.pad_b_follows_pad_a);
@@ -186,7 +189,6 @@ TEST(SweepCli, PrecisionAndShape) {
        "--wmma-shape 16x16x8: 16x16x8 is TF32's shape; 16-bit inputs take 16x16x16, 32x8x16 or 8x32x16"},
       {{"--precision", "f16", "--family", "shared_ab"},
        "--family shared_ab: chooses an FP64 family; --precision f16 runs the WMMA family"},
-      {{"--precision", "bf16", "--stages", "2"}, "--stages 2: the WMMA family of --precision bf16 has no stages axis"},
   });
 }
 

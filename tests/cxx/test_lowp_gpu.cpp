@@ -29,13 +29,17 @@ struct Case {
   float alpha, beta;
   int64_t offset = 0;  // A and B start this many elements into their buffers (1: only 2-byte aligned)
   bool odd_ld = false;  // odd leading dimensions on the default path too (TF32 packs any)
+  int32_t stages = 0;   // the WMMA family's pipeline depth (0: its default)
+  int32_t tile_n = 0;   // the WMMA family's C tile columns (0: tile)
+  bool whole_ld = false;  // WMMA family: leading dimensions of whole 16-byte units (its cp.async copies)
 };
 
 std::string name(const Case& c) {
   return std::string(1, c.ta) + c.tb + " " + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
          std::to_string(c.k) + " in " + std::to_string(c.in) + " C " + std::to_string(c.c_type) + " acc " +
-         std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) +
-         " pad " + std::to_string(c.pad) + " beta " + std::to_string(c.beta);
+         std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) + "x" + std::to_string(c.tile_n) +
+         " pad " + std::to_string(c.pad) + " stages " + std::to_string(c.stages) + " beta " + std::to_string(c.beta) +
+         (c.whole_ld ? " whole ld" : "") + (c.offset ? " offset " + std::to_string(c.offset) : "");
 }
 
 int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -94,7 +98,7 @@ struct Device {
   // Odd strides for the WMMA family; for the default path (shape 0: no configuration) strides of whole
   // 16-byte units past the rows, which the mma.sync fast path needs. Guard rows in C either way.
   const bool fast = c.shape == 0;
-  const bool whole = fast && !c.odd_ld;
+  const bool whole = (fast && !c.odd_ld) || c.whole_ld;
   const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = whole ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
   const int64_t ldc = c.m + 2;
   const int64_t off = c.offset;
@@ -112,6 +116,8 @@ struct Device {
   cfg.shape = c.shape;
   cfg.tile = c.tile;
   cfg.pad_a = cfg.pad_b = c.pad;
+  cfg.stages = c.stages;
+  cfg.tile_n = c.tile_n;
   const void* a_first = static_cast<const unsigned char*>(da.p) + off * bytes_of(c.in);
   const void* b_first = static_cast<const unsigned char*>(db.p) + off * bytes_of(c.in);
   const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a_first, c.in, lda, b_first, c.in, ldb, c.beta,
@@ -200,6 +206,47 @@ TEST(WmmaLowp, F16AccumulationAndF16Output) {
                             0.5f, 0.25f},
                            seed++));
     }
+}
+
+constexpr int32_t kTile64[2] = {64, 64}, kTile128[2] = {128, 128}, kTile256x128[2] = {256, 128},
+                  kTile128x256[2] = {128, 256};
+
+// The pipeline: every stage count (1: the article's copy-then-compute loop; 2..4: cp.async rings), every
+// form, shape, input type and C tile (64 x 64, 128 x 128, 256 x 128, 128 x 256), with leading dimensions of whole 16-byte units so both operands go by
+// cp.async. k = 300 is ten k-tiles of 32 (the rings wrap), the last one partial; m and n are not multiples
+// of 8, so the last 16-byte piece along an m- or n-contiguous operand is partly outside it (zero-filled);
+// k = 20 is fewer k-tiles than stages. beta = 0 over a NaN C in part of the cases.
+TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 900;
+  struct InAcc {
+    int32_t in, c_type, compute;
+  };
+  for (const InAcc t : {InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
+                        InAcc{TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
+                        InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
+                        InAcc{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
+    const bool tf32 = t.in == TCGEMM_TYPE_F32;
+    const std::vector<int32_t> shapes = tf32 ? std::vector<int32_t>{TCGEMM_WMMA_16x16x8}
+                                             : std::vector<int32_t>{TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16,
+                                                                    TCGEMM_WMMA_8x32x16};
+    for (int32_t shape : shapes)
+      for (const char* f : kForms)
+        for (int32_t stages : {1, 2, 3, 4})
+          for (const int32_t* tile : {kTile64, kTile128, kTile256x128, kTile128x256}) {
+            Case c{f[0], f[1], 203, 141, 300, t.in, t.c_type, t.compute, shape, tile[0], tf32 ? 4 : 8,
+                   1.0f, (stages + tile[0] / 64 + tile[1] / 64) % 2 ? 0.0f : -0.5f};
+            c.tile_n = tile[1];
+            c.stages = stages;
+            c.whole_ld = true;
+            EXPECT_TRUE(run_case(c, seed++));
+          }
+    Case few{'N', 'T', 70, 33, 20, t.in, t.c_type, t.compute, shapes.back(), 256, tf32 ? 4 : 8, 0.5f, 0.25f};
+    few.tile_n = 128;
+    few.stages = 4;
+    few.whole_ld = true;
+    EXPECT_TRUE(run_case(few, seed++));
+  }
 }
 
 // beta = 0 never reads the NaN-poisoned C; alpha = 0 only scales C; k = 0 the same; 1 x 1 x 1 and a k that

@@ -124,18 +124,21 @@ TEST(LowpConfig, DefaultsPerInputType) {
   int64_t smem = 0;
   ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, nullptr, &r, &smem), TCGEMM_SUCCESS);
   EXPECT_EQ(r.shape, TCGEMM_WMMA_16x16x16);
-  EXPECT_EQ(r.tile, 64);
+  EXPECT_EQ(r.tile, 128);
   EXPECT_EQ(r.tile_k, 32);
   EXPECT_EQ(r.pad_a, 8);
   EXPECT_EQ(r.pad_b, 8);
-  // A: 64 x (32 + 8) halves = 5120 bytes, B the same, both multiples of 128; 4 warps x 16 x 16 floats.
-  EXPECT_EQ(smem, 5120 + 5120 + 4 * 16 * 16 * 4);
+  EXPECT_EQ(r.stages, 3);
+  EXPECT_EQ(r.tile_n, 128);
+  // The most of the four forms: both tiles k-contiguous ('T', 'N'), 128 x (32 + 8) halves = 10240 bytes each
+  // (m-contiguous: 32 x (128 + 8) = 8704), times 3 stages; then 4 warps x 16 x 16 floats.
+  EXPECT_EQ(smem, 3 * (10240 + 10240) + 4 * 16 * 16 * 4);
   ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, nullptr, &r, &smem), TCGEMM_SUCCESS);
   EXPECT_EQ(r.shape, TCGEMM_WMMA_16x16x8);
   EXPECT_EQ(r.pad_a, 4);
-  EXPECT_EQ(smem, 2 * 64 * 36 * 4 + 4 * 16 * 16 * 4);
+  EXPECT_EQ(smem, 3 * 2 * 128 * 36 * 4 + 4 * 16 * 16 * 4);
   ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, nullptr, &r, &smem), TCGEMM_SUCCESS);
-  EXPECT_EQ(smem, 5120 + 5120 + 4 * 16 * 16 * 2);  // FP16 accumulator scratch
+  EXPECT_EQ(smem, 3 * (10240 + 10240) + 4 * 16 * 16 * 2);  // FP16 accumulator scratch
 }
 
 TEST(LowpConfig, GivenFieldsAreKeptAndPaddingZeroIsLegal) {
@@ -145,6 +148,7 @@ TEST(LowpConfig, GivenFieldsAreKeptAndPaddingZeroIsLegal) {
   c.tile_k = 64;
   c.pad_a = 0;
   c.pad_b = 24;
+  c.stages = 2;
   tcgemm_wmma_config r{};
   int64_t smem = 0;
   ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, &c, &r, &smem), TCGEMM_SUCCESS) << last();
@@ -153,7 +157,15 @@ TEST(LowpConfig, GivenFieldsAreKeptAndPaddingZeroIsLegal) {
   EXPECT_EQ(r.tile_k, 64);
   EXPECT_EQ(r.pad_a, 0);
   EXPECT_EQ(r.pad_b, 24);
-  EXPECT_EQ(smem, 128 * 64 * 2 + 128 * 88 * 2 + 16 * 8 * 32 * 4);
+  EXPECT_EQ(r.stages, 2);
+  // The largest form is 'N', 'N': A m-contiguous with 8-row fragments, so every group of 8 rows sits at the
+  // start of a 16-element slot: 64 x (2 x 128 + 0) halves; B k-contiguous: 128 x (64 + 24) halves.
+  EXPECT_EQ(smem, 2 * (64 * 256 * 2 + 128 * 88 * 2) + 4 * 8 * 32 * 4);
+  // 128 x 256: 8 warps; the largest form is still 'N', 'N' (B: 256 x (64 + 24) halves).
+  c.tile_n = 256;
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, &c, &r, &smem), TCGEMM_SUCCESS) << last();
+  EXPECT_EQ(r.tile_n, 256);
+  EXPECT_EQ(smem, 2 * (64 * 256 * 2 + 256 * 88 * 2) + 8 * 8 * 32 * 4);
 }
 
 TEST(LowpConfig, BrokenRulesSayWhich) {
@@ -163,17 +175,21 @@ TEST(LowpConfig, BrokenRulesSayWhich) {
     const char* says;
   };
   const Bad bad[] = {
-      {TCGEMM_TYPE_F16, {9, 0, 0, 8, 8, {0, 0, 0}}, "not a tcgemm_wmma_shape"},
-      {TCGEMM_TYPE_F16, {TCGEMM_WMMA_16x16x8, 0, 0, 8, 8, {0, 0, 0}}, "F16 inputs have WMMA shapes"},
-      {TCGEMM_TYPE_F32, {TCGEMM_WMMA_16x16x16, 0, 0, 4, 4, {0, 0, 0}}, "TF32 inputs have WMMA shape 16x16x8"},
-      {TCGEMM_TYPE_F16, {0, 96, 0, 8, 8, {0, 0, 0}}, "tile=96"},
-      {TCGEMM_TYPE_F16, {0, 0, 24, 8, 8, {0, 0, 0}}, "tile_k=24: must be a multiple of the shape's k (16)"},
-      {TCGEMM_TYPE_F32, {0, 0, 260, 4, 4, {0, 0, 0}}, "tile_k=260"},
-      {TCGEMM_TYPE_F16, {0, 0, 0, 4, 8, {0, 0, 0}}, "pad_a=4: shared-memory padding must be a multiple of 8 F16"},
-      {TCGEMM_TYPE_F32, {0, 0, 0, 4, 2, {0, 0, 0}}, "pad_b=2: shared-memory padding must be a multiple of 4 TF32"},
-      {TCGEMM_TYPE_BF16, {0, 0, 0, -8, 8, {0, 0, 0}}, "pad_a=-8"},
-      {TCGEMM_TYPE_BF16, {0, 0, 0, 72, 8, {0, 0, 0}}, "pad_a=72"},
-      {TCGEMM_TYPE_F16, {0, 0, 0, 8, 8, {0, 3, 0}}, "reserved[1]=3"},
+      {TCGEMM_TYPE_F16, {9, 0, 0, 8, 8, 0, 0, {0}}, "not a tcgemm_wmma_shape"},
+      {TCGEMM_TYPE_F16, {TCGEMM_WMMA_16x16x8, 0, 0, 8, 8, 0, 0, {0}}, "F16 inputs have WMMA shapes"},
+      {TCGEMM_TYPE_F32, {TCGEMM_WMMA_16x16x16, 0, 0, 4, 4, 0, 0, {0}}, "TF32 inputs have WMMA shape 16x16x8"},
+      {TCGEMM_TYPE_F16, {0, 96, 0, 8, 8, 0, 0, {0}}, "tile=96"},
+      {TCGEMM_TYPE_F16, {0, 0, 24, 8, 8, 0, 0, {0}}, "tile_k=24: must be a multiple of the shape's k (16)"},
+      {TCGEMM_TYPE_F32, {0, 0, 260, 4, 4, 0, 0, {0}}, "tile_k=260"},
+      {TCGEMM_TYPE_F16, {0, 0, 0, 4, 8, 0, 0, {0}}, "pad_a=4: shared-memory padding must be a multiple of 8 F16"},
+      {TCGEMM_TYPE_F32, {0, 0, 0, 4, 2, 0, 0, {0}}, "pad_b=2: shared-memory padding must be a multiple of 4 TF32"},
+      {TCGEMM_TYPE_BF16, {0, 0, 0, -8, 8, 0, 0, {0}}, "pad_a=-8"},
+      {TCGEMM_TYPE_BF16, {0, 0, 0, 72, 8, 0, 0, {0}}, "pad_a=72"},
+      {TCGEMM_TYPE_F16, {0, 0, 0, 8, 8, 0, 0, {3}}, "reserved[0]=3"},
+      {TCGEMM_TYPE_F16, {0, 128, 0, 8, 8, 0, 64, {0}}, "tile=128, tile_n=64: the C tile must be 64 x 64"},
+      {TCGEMM_TYPE_F32, {0, 256, 0, 4, 4, 0, 0, {0}}, "tile=256, tile_n=256"},
+      {TCGEMM_TYPE_F16, {0, 0, 0, 8, 8, 5, 0, {0}}, "stages=5: must be 1 (copy a k-tile, then compute it) or 2..4"},
+      {TCGEMM_TYPE_F32, {0, 0, 0, 4, 4, -1, 0, {0}}, "stages=-1"},
   };
   for (const Bad& b : bad) {
     tcgemm_wmma_config r{};

@@ -207,34 +207,42 @@ TEST(SweepExpand, LowerPrecisionTablesRunTheWmmaFamily) {
     }
     EXPECT_EQ(t2[i].wmma.shape, TCGEMM_WMMA_16x16x16);
     EXPECT_EQ(t2[i].wmma.tile, tile);
-    EXPECT_EQ(t2[i].threads, tile == 64 ? 128 : 512);
+    EXPECT_EQ(t2[i].threads, 128);  // 4 warps at either square tile
+    EXPECT_EQ(t2[i].config.stages, 3);  // the WMMA family's default, made explicit
     tcgemm_wmma_config resolved{};
     int64_t bytes = 0;
     ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, &t2[i].wmma, &resolved, &bytes),
               TCGEMM_SUCCESS);
     EXPECT_EQ(t2[i].smem_bytes, bytes);
   }
-  EXPECT_EQ(point_label(t2[5]), "wmma_lowp f16 16x16x16 64x64x32 pad_a=8 pad_b=8");
-  EXPECT_EQ(point_key(t2[5]), "tcgemm-sweep:wmma_lowp_f16_16x16x16:3200x3200x3200:64x64x32:pad_a=8:pad_b=8");
+  EXPECT_EQ(point_label(t2[5]), "wmma_lowp f16 16x16x16 64x64x32 pad_a=8 pad_b=8 stages=3");
+  EXPECT_EQ(point_key(t2[5]),
+            "tcgemm-sweep:wmma_lowp_f16_16x16x16:3200x3200x3200:64x64x32:pad_a=8:pad_b=8:stages=3");
   EXPECT_EQ(family_text(t2[5]), "wmma_lowp f16 16x16x16");
   EXPECT_EQ(reference_text(t2[5]), "cuBLAS GemmEx F16 (FP32 accumulation)");
 
   const std::vector<SweepPoint> t3 = expand(table3_spec(Precision::kTf32, TCGEMM_WMMA_16x16x8));
-  ASSERT_EQ(t3.size(), 16u);  // 4 tiles x 4 tile_k, no stages
-  for (const SweepPoint& q : t3) {
-    EXPECT_EQ(q.config.pad_a, 8);  // 32 bytes of FP32
-    EXPECT_EQ(q.config.pad_b, 8);
+  ASSERT_EQ(t3.size(), 64u);  // 4 tiles x 4 tile_k x stages 1..4
+  for (size_t i = 0; i < t3.size(); ++i) {
+    EXPECT_EQ(t3[i].config.pad_a, 8);  // 32 bytes of FP32
+    EXPECT_EQ(t3[i].config.pad_b, 8);
+    if (t3[i].valid()) EXPECT_EQ(t3[i].config.stages, int32_t(i % 4) + 1);
   }
-  EXPECT_EQ(family_text(t3[4]), "wmma_lowp tf32 16x16x8");
-  // A padding off the 16-byte rule in this type is the library's to reject; rectangles are not tiles here.
+  EXPECT_EQ(family_text(t3[16]), "wmma_lowp tf32 16x16x8");
+  // A padding off the 16-byte rule in this type, and a C tile the family does not have, are the library's
+  // to reject; 256 x 128 is one of its tiles (8 warps).
   SweepSpec bad = table3_spec(Precision::kBf16);
-  bad.tiles = {{64, 64}, {128, 64}};
+  bad.tiles = {{64, 64}, {128, 64}, {256, 128}};
   bad.tile_k = {32};
-  bad.pad_a = {4};
+  bad.stages = {3};
+  bad.pad_a = {4, 8};
   const std::vector<SweepPoint> b = expand(bad);
-  ASSERT_EQ(b.size(), 2u);
+  ASSERT_EQ(b.size(), 6u);
   EXPECT_NE(b[0].invalid_reason.find("pad_a=4"), std::string::npos) << b[0].invalid_reason;
-  EXPECT_NE(b[1].invalid_reason.find("square"), std::string::npos) << b[1].invalid_reason;
+  EXPECT_NE(b[3].invalid_reason.find("tile=128, tile_n=64"), std::string::npos) << b[3].invalid_reason;
+  EXPECT_TRUE(b[5].valid()) << b[5].invalid_reason;
+  EXPECT_EQ(b[5].threads, 256);
+  EXPECT_EQ(b[5].wmma.tile_n, 128);
 }
 
 TEST(SweepGrid, ParsesPrecisionAndShape) {

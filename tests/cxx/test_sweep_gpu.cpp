@@ -126,6 +126,7 @@ TEST(SweepGpu, LowerPrecisionPointsAreCheckedAndTimed) {
     SweepSpec spec = table3_spec(c.precision, c.shape);
     spec.tiles = {{64, 64}, {96, 96}, {128, 128}};
     spec.tile_k = {64};
+    spec.stages = {3};
     spec.m = 200;  // not a multiple of any tile
     spec.n = 136;
     spec.k = 264;

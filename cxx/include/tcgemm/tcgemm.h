@@ -343,20 +343,29 @@ typedef enum tcgemm_wmma_shape {
   TCGEMM_WMMA_8x32x16 = 3,
   TCGEMM_WMMA_16x16x8 = 4 /* TF32 */
 } tcgemm_wmma_shape;
-/* The WMMA family's configuration: shape, tile and tile_k 0 mean their defaults; the paddings are taken as
- * given (0: none, as in the article's tables); a NULL configuration means every default. A and B tiles live in dynamic shared
- * memory as in the article's Example 6: a tile x tile_k tile of op(A) (row-major, leading dimension
- * tile_k + pad_a elements) and a tile_k x tile tile of op(B) (column-major, tile_k + pad_b). WMMA loads need
- * leading dimensions that are whole 16-byte units, so pad_a and pad_b must be multiples of 16 bytes of the
- * input type (8 for F16/BF16, 4 for TF32). tile: 64 (4 warps) or 128 (16 warps), default 64; tile_k: a
- * multiple of the shape's k between it and 256, default 32; default pads 16 bytes' worth (8 or 4 elements). */
+/* The WMMA family's configuration: shape, tile, tile_n, tile_k and stages 0 mean their defaults; the paddings
+ * are taken as given (0: none, as in the article's tables); a NULL configuration means every default. A
+ * block computes a tile x tile_n block of C: 64 x 64 (4 warps of 32 x 32), 128 x 128 (4 warps of 64 x 64),
+ * 256 x 128 or 128 x 256 (8 warps of 64 x 64); default 128 x 128, and tile_n 0 means tile_n = tile. A and B
+ * tiles live in dynamic shared memory as in the article's Example 6, each kept in its order in memory: a
+ * tile x tile_k tile of op(A) (leading dimension tile_k + pad_a elements when A is transposed, else
+ * tile + pad_a) and a tile_k x tile_n tile of op(B) (tile_k + pad_b when B is not transposed, else
+ * tile_n + pad_b; an m- or n-contiguous operand whose fragments are 8 wide along it, A of 8x32x16 and B of
+ * 32x8x16, takes twice its tile side + pad, every group of 8 at the start of a 16-element slot, because WMMA
+ * needs 32-byte aligned fragments). WMMA loads need leading dimensions that are whole 16-byte units, so
+ * pad_a and pad_b must be multiples of 16 bytes of the input type (8 for F16/BF16, 4 for TF32). tile_k: a
+ * multiple of the shape's k between it and 256, default 32; stages: 1 (the article's loop: copy a k-tile,
+ * wait, compute it) or 2 .. 4 (a ring of buffers: the next stages - 1 k-tiles are copied with cp.async
+ * while one is multiplied), default 3; default pads 16 bytes' worth (8 or 4 elements). */
 typedef struct tcgemm_wmma_config {
   int32_t shape; /* tcgemm_wmma_shape */
   int32_t tile;
   int32_t tile_k;
   int32_t pad_a;
   int32_t pad_b;
-  int32_t reserved[3]; /* must be 0 */
+  int32_t stages;
+  int32_t tile_n;
+  int32_t reserved[1]; /* must be 0 */
 } tcgemm_wmma_config;
 /* config NULL: the default path. F16 or BF16 inputs with FP32 accumulation (and F16 inputs with FP16
  * accumulation) then run on mma.sync.m16n8k16 (a cp.async pipeline of 256 x 128 or 128 x 128 tiles) where A
@@ -368,14 +377,15 @@ typedef struct tcgemm_wmma_config {
  * TCGEMM_PLAN_LOG=1 prints the kernel each call ran. Otherwise, and for a given configuration, the WMMA family
  * with that configuration (NULL: every default). Errors as tcgemm_dgemm's (argument positions as in this
  * prototype: A is 7, a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported
- * type combination and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile or padding that breaks a rule (the
+ * type combination and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile, tile_n, tile_k, padding or stages that breaks a rule (the
  * message says which). Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */
 tcgemm_status tcgemm_gemm_ex(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
                              const void* A, int32_t a_type, int64_t lda, const void* B, int32_t b_type,
                              int64_t ldb, float beta, void* C, int32_t c_type, int64_t ldc, int32_t compute,
                              const tcgemm_wmma_config* config, cudaStream_t stream);
 /* The configuration tcgemm_gemm_ex would use for these input and accumulator types (every field resolved),
- * and its dynamic shared memory per block; errors as tcgemm_gemm_ex's configuration checks. */
+ * and its dynamic shared memory per block (the most of the four operand forms: the tiles' leading
+ * dimensions follow the forms); errors as tcgemm_gemm_ex's configuration checks. */
 tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t compute, const tcgemm_wmma_config* config,
                                          tcgemm_wmma_config* resolved, int64_t* shared_memory_bytes);
 

@@ -62,6 +62,6 @@ extern "C" tcgemm_status tcgemm_wmma_config_resolve(int32_t input_type, int32_t 
   TCGEMM_TRY(validate_lowp_config(config, input_type, compute, 3, &r));
   *resolved = r;
   if (shared_memory_bytes)
-    *shared_memory_bytes = lowp_smem_bytes(r, datatype_bytes(input_type), compute == TCGEMM_TYPE_F16 ? 2 : 4);
+    *shared_memory_bytes = lowp_smem_bytes_any_form(r, datatype_bytes(input_type), compute == TCGEMM_TYPE_F16 ? 2 : 4);
   return TCGEMM_SUCCESS;
 }

@@ -38,14 +38,16 @@ namespace {
 // The configuration's shared memory against the device's opt-in limit (blamed on `config_position`).
 tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpProblem& p, const DeviceContext& ctx,
                                        int config_position) {
-  const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4);
+  const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4,
+                                        p.transa == 'T', p.transb == 'T');
   if (bytes > ctx.smem_optin)
     return set_arg_error(TCGEMM_ERROR_SHARED_MEMORY, config_position,
-                         "tile=%d, tile_k=%d, pad_a=%d, pad_b=%d: family wmma_lowp needs %" PRId64
-                         " bytes of shared memory per block with %s inputs; device %d allows %" PRId64,
-                         r.tile, r.tile_k, r.pad_a, r.pad_b, bytes,
-                         p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), ctx.device,
-                         ctx.smem_optin);
+                         "tile=%d, tile_k=%d, pad_a=%d, pad_b=%d, stages=%d: family wmma_lowp needs %" PRId64
+                         " bytes of shared memory per block with %s inputs (transa '%c', transb '%c'); device %d "
+                         "allows %" PRId64,
+                         r.tile, r.tile_k, r.pad_a, r.pad_b, r.stages, bytes,
+                         p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), p.transa,
+                         p.transb, ctx.device, ctx.smem_optin);
   return TCGEMM_SUCCESS;
 }
 

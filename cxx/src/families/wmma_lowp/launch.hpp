@@ -36,13 +36,16 @@ struct LowpArgs {
   int64_t lda, ldb, ldc;
   int64_t m, n, k;
   int64_t m_tiles, total_tiles;  // tile t covers rows (t % m_tiles) * tile.., columns (t / m_tiles) * tile..
-  int64_t a_tile_bytes, b_tile_bytes;  // offsets of the B tile and of the epilogue scratch
+  // wmma_lowp: bytes of one stage's A and B tiles (rules.hpp, lowp_tiles); stage s's A tile starts at
+  // s (a_tile_bytes + b_tile_bytes), its B tile a_tile_bytes later, the epilogue scratch after the last stage.
+  int64_t a_tile_bytes, b_tile_bytes;
   float alpha, beta;
   int32_t c_type;
-  int32_t tile_k, pad_a, pad_b;
+  int32_t tile_k, stages;
+  int32_t lda_s, ldb_s;  // wmma_lowp: the shared tiles' leading dimensions (elements)
   bool trans_a, trans_b;
-  // wmma_lowp: whether A and B may be read in 16-byte pieces (pointer 16-byte aligned, leading dimension a
-  // whole number of 16-byte units); otherwise they are staged element by element.
+  // wmma_lowp: whether A and B may be copied in 16-byte pieces with cp.async (pointer 16-byte aligned,
+  // leading dimension a whole number of 16-byte units); otherwise they are staged element by element.
   bool vec_a, vec_b;
 };
 

@@ -61,7 +61,7 @@ tcgemm_status validate_lowp_config(const tcgemm_wmma_config* in, int32_t input_t
   const int eb = datatype_bytes(input_type);
   const char* in_name = tf32 ? "TF32" : datatype_name(input_type);
   (void)compute;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 1; ++i)
     if (c.reserved[i] != 0)
       return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, position, "reserved[%d]=%d: must be 0 (family wmma_lowp)", i,
                            c.reserved[i]);
@@ -78,14 +78,23 @@ tcgemm_status validate_lowp_config(const tcgemm_wmma_config* in, int32_t input_t
                          "shape=%d (%dx%dx%d): %s inputs have WMMA shape%s %s (family wmma_lowp)", r.shape, d.m, d.n,
                          d.k, in_name, tf32 ? "" : "s", tf32 ? "16x16x8" : "16x16x16, 32x8x16 and 8x32x16");
   r.tile = r.tile ? r.tile : kLowpDefaultTile;
-  if (r.tile != 64 && r.tile != 128)
+  r.tile_n = r.tile_n ? r.tile_n : r.tile;
+  if (!lowp_tile_allowed(r.tile, r.tile_n))
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, position,
-                         "tile=%d: must be 64 (4 warps) or 128 (16 warps) (family wmma_lowp)", r.tile);
+                         "tile=%d, tile_n=%d: the C tile must be 64 x 64 (4 warps of 32 x 32), 128 x 128 (4 warps "
+                         "of 64 x 64), 256 x 128 or 128 x 256 (8 warps of 64 x 64) (family wmma_lowp)",
+                         r.tile, r.tile_n);
   r.tile_k = r.tile_k ? r.tile_k : kLowpDefaultTileK;
   if (r.tile_k < d.k || r.tile_k > kLowpMaxTileK || r.tile_k % d.k != 0)
     return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, position,
                          "tile_k=%d: must be a multiple of the shape's k (%d) between %d and %d (family wmma_lowp)",
                          r.tile_k, d.k, d.k, kLowpMaxTileK);
+  r.stages = r.stages ? r.stages : kLowpDefaultStages;
+  if (r.stages < 1 || r.stages > kLowpMaxStages)
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, position,
+                         "stages=%d: must be 1 (copy a k-tile, then compute it) or 2..%d (a ring of cp.async "
+                         "buffers) (family wmma_lowp)",
+                         r.stages, kLowpMaxStages);
   const int quantum = kLowpPadQuantumBytes / eb;  // elements per 16 bytes
   // Paddings are taken as given (0 is the article's "no padding"); no configuration at all means 16 bytes.
   if (!in) r.pad_a = r.pad_b = quantum;

@@ -23,13 +23,30 @@ TCGEMM_HOST_DEVICE constexpr WmmaDims wmma_dims(int shape) {
                                          : WmmaDims{0, 0, 0};
 }
 
-// Each warp computes a 32 x 32 block of C (a whole number of fragments in every shape); a block is a
-// square of tile / 32 x tile / 32 warps.
-constexpr int kLowpWarpTile = 32;
-constexpr int kLowpDefaultTile = 64;
+// Block tiles (tile x tile_n of C) and their warps: 64 x 64 is 2 x 2 warps of 32 x 32; the others are warps
+// of 64 x 64 (16 accumulator fragments per warp: every fragment loaded from shared memory feeds 4 MMAs, 8
+// for the 8-wide shapes' other operand, which keeps shared-memory traffic per MMA under what the SM serves).
+// 128 x 128 is 2 x 2 warps and fits two blocks per SM; 256 x 128 and 128 x 256 are 4 x 2 and 2 x 4 warps, one
+// block per SM, and read a third less from L2 per flop (128 x 128 tiles need about 64 bytes per 2048 flop
+// from L2, which caps them near 0.6 of the F16 WMMA ceiling on an H100).
+TCGEMM_HOST_DEVICE constexpr bool lowp_tile_allowed(int tile_m, int tile_n) {
+  return (tile_m == 64 && tile_n == 64) || (tile_m == 128 && tile_n == 128) || (tile_m == 256 && tile_n == 128) ||
+         (tile_m == 128 && tile_n == 256);
+}
+TCGEMM_HOST_DEVICE constexpr int lowp_warp_tile(int tile_m, int tile_n) {
+  return tile_m == 64 && tile_n == 64 ? 32 : 64;
+}
+TCGEMM_HOST_DEVICE constexpr int lowp_warps(int tile_m, int tile_n) {
+  return (tile_m / lowp_warp_tile(tile_m, tile_n)) * (tile_n / lowp_warp_tile(tile_m, tile_n));
+}
+constexpr int kLowpDefaultTile = 128;
 constexpr int kLowpDefaultTileK = 32;
 constexpr int kLowpMaxTileK = 256;
 constexpr int kLowpMaxPadBytes = 128;
+// stages 1: the article's loop (copy a k-tile, wait, compute it); 2 .. kLowpMaxStages: a ring of buffers,
+// the next stages - 1 k-tiles copied with cp.async while the current one is multiplied.
+constexpr int kLowpDefaultStages = 3;
+constexpr int kLowpMaxStages = 4;
 // WMMA's load_matrix_sync wants leading dimensions of whole 16-byte units and 32-byte aligned fragment
 // pointers; the layout below keeps both when every padding is a multiple of 16 bytes.
 constexpr int kLowpPadQuantumBytes = 16;
@@ -41,22 +58,63 @@ constexpr int datatype_bytes(int32_t t) {
 }
 const char* datatype_name(int32_t t);
 
-// Dynamic shared memory of one block: the A tile (tile x tile_k of op(A), row-major, leading dimension
-// tile_k + pad_a), then the B tile (tile_k x tile of op(B), column-major, tile_k + pad_b), each rounded up to
-// kLowpSmemAlign bytes, then one accumulator fragment per warp for the epilogue (store_matrix_sync writes it,
-// the warp's lanes read it back for the guarded alpha/beta update).
 constexpr int64_t lowp_round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
-constexpr int64_t lowp_a_tile_bytes(const tcgemm_wmma_config& r, int in_bytes) {
-  return lowp_round_up(int64_t(r.tile) * (r.tile_k + r.pad_a) * in_bytes, kLowpSmemAlign);
+
+// The shared-memory tile of one operand in one pipeline stage. It keeps the operand's order in memory, so
+// cp.async copies 16-byte pieces without touching them and WMMA reads it with the matching layout:
+//   k-contiguous (A transposed, B not): element (o, k) at o * ld + k, ld = tile_k + pad (o: m for A, n for B);
+//   o-contiguous (A not transposed, B transposed): element (o, k) at k * ld + stretch(o), ld = tile * s + pad.
+// s = 2 only for an o-contiguous operand whose fragments are 8 wide along o (A of 8x32x16, B of 32x8x16):
+// a fragment pointer must be 32-byte aligned and 8 16-bit elements are 16 bytes, so each group of 8 is
+// placed at the start of a 16-element slot (stretch(o) = 16 (o / 8) + o % 8); the other half of the slot
+// is never written or read. Otherwise s = 1 and stretch(o) = o.
+struct LowpOperandTile {
+  bool k_contiguous;
+  int stretch;  // 1 or 2
+  int ld;       // elements
+};
+TCGEMM_HOST_DEVICE constexpr LowpOperandTile lowp_operand_tile(bool k_contiguous, int frag_o, int tile, int tile_k,
+                                                                int pad) {
+  return k_contiguous ? LowpOperandTile{true, 1, tile_k + pad}
+                      : LowpOperandTile{false, frag_o == 8 ? 2 : 1, tile * (frag_o == 8 ? 2 : 1) + pad};
 }
-constexpr int64_t lowp_b_tile_bytes(const tcgemm_wmma_config& r, int in_bytes) {
-  return lowp_round_up(int64_t(r.tile) * (r.tile_k + r.pad_b) * in_bytes, kLowpSmemAlign);
+// Bytes of one stage's tile, rounded up to kLowpSmemAlign so the next one starts aligned.
+constexpr int64_t lowp_operand_tile_bytes(const LowpOperandTile& t, int tile, int tile_k, int in_bytes) {
+  return lowp_round_up(int64_t(t.ld) * (t.k_contiguous ? tile : tile_k) * in_bytes, kLowpSmemAlign);
 }
-constexpr int lowp_warps(const tcgemm_wmma_config& r) { return (r.tile / kLowpWarpTile) * (r.tile / kLowpWarpTile); }
-constexpr int64_t lowp_smem_bytes(const tcgemm_wmma_config& r, int in_bytes, int acc_bytes) {
+
+// The operand tiles of a configuration for one operand form (trans_a, trans_b).
+struct LowpTiles {
+  LowpOperandTile a, b;
+  int64_t a_bytes, b_bytes;  // one stage each
+};
+// (A resolved configuration: tile_n set.)
+constexpr LowpTiles lowp_tiles(const tcgemm_wmma_config& r, int in_bytes, bool trans_a, bool trans_b) {
   const WmmaDims d = wmma_dims(r.shape);
-  return lowp_a_tile_bytes(r, in_bytes) + lowp_b_tile_bytes(r, in_bytes) +
-         int64_t(lowp_warps(r)) * d.m * d.n * acc_bytes;
+  LowpTiles t{lowp_operand_tile(trans_a, d.m, r.tile, r.tile_k, r.pad_a),
+              lowp_operand_tile(!trans_b, d.n, r.tile_n, r.tile_k, r.pad_b), 0, 0};
+  t.a_bytes = lowp_operand_tile_bytes(t.a, r.tile, r.tile_k, in_bytes);
+  t.b_bytes = lowp_operand_tile_bytes(t.b, r.tile_n, r.tile_k, in_bytes);
+  return t;
+}
+
+// Dynamic shared memory of one block for one operand form: stages x (A tile + B tile), then one accumulator
+// fragment per warp for the epilogue (store_matrix_sync writes it, the warp's lanes read it back for the
+// guarded alpha/beta update).
+constexpr int64_t lowp_smem_bytes(const tcgemm_wmma_config& r, int in_bytes, int acc_bytes, bool trans_a,
+                                  bool trans_b) {
+  const WmmaDims d = wmma_dims(r.shape);
+  const LowpTiles t = lowp_tiles(r, in_bytes, trans_a, trans_b);
+  return int64_t(r.stages) * (t.a_bytes + t.b_bytes) + int64_t(lowp_warps(r.tile, r.tile_n)) * d.m * d.n * acc_bytes;
+}
+// The most any operand form needs (what tcgemm_wmma_config_resolve reports).
+constexpr int64_t lowp_smem_bytes_any_form(const tcgemm_wmma_config& r, int in_bytes, int acc_bytes) {
+  int64_t most = 0;
+  for (int f = 0; f < 4; ++f) {
+    const int64_t b = lowp_smem_bytes(r, in_bytes, acc_bytes, (f & 1) != 0, (f & 2) != 0);
+    most = b > most ? b : most;
+  }
+  return most;
 }
 
 // Checks the input / accumulator / output types of a tcgemm_gemm_ex call (positions as in its prototype).

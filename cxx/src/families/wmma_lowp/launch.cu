@@ -1,0 +1,40 @@
+// wmma_lowp's launcher (launch.hpp): the call's kernel parameters, its operand form's shared-memory tiles,
+// and the instance of its input type (kernel_*.cu).
+#include <cstdint>
+
+#include "families/wmma_lowp/instances.hpp"
+#include "families/wmma_lowp/launch.hpp"
+#include "families/wmma_lowp/rules.hpp"
+
+namespace tcgemm::detail {
+
+tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,
+                               cudaStream_t stream) {
+  LowpArgs a = lowp_kernel_args(pr, r.tile, r.tile_n);
+  const int in_bytes = datatype_bytes(pr.input_type);
+  // 16-byte copies need a 16-byte aligned start and columns a whole number of 16-byte units apart.
+  const auto vec_ok = [](const void* x, int64_t ld, int bytes) {
+    return reinterpret_cast<uintptr_t>(x) % 16 == 0 && (ld * bytes) % 16 == 0;
+  };
+  a.vec_a = vec_ok(pr.A, pr.lda, in_bytes);
+  a.vec_b = vec_ok(pr.B, pr.ldb, in_bytes);
+  a.tile_k = r.tile_k;
+  a.stages = r.stages;
+  const LowpTiles tiles = lowp_tiles(r, in_bytes, a.trans_a, a.trans_b);
+  a.lda_s = tiles.a.ld;
+  a.ldb_s = tiles.b.ld;
+  a.a_tile_bytes = tiles.a_bytes;
+  a.b_tile_bytes = tiles.b_bytes;
+  const int acc_bytes = pr.compute == TCGEMM_TYPE_F16 ? 2 : 4;
+  const int64_t smem = lowp_smem_bytes(r, in_bytes, acc_bytes, a.trans_a, a.trans_b);
+  using namespace wmma_lowp;
+  switch (pr.input_type) {
+    case TCGEMM_TYPE_F16:
+      if (pr.compute == TCGEMM_TYPE_F16) return launch_f16_acc16(a, r.shape, r.tile, r.tile_n, smem, ctx, stream);
+      return launch_f16_acc32(a, r.shape, r.tile, r.tile_n, smem, ctx, stream);
+    case TCGEMM_TYPE_BF16: return launch_bf16(a, r.shape, r.tile, r.tile_n, smem, ctx, stream);
+    default: return launch_tf32(a, r.shape, r.tile, r.tile_n, smem, ctx, stream);
+  }
+}
+
+}  // namespace tcgemm::detail
