@@ -32,7 +32,7 @@ void add_sweep_options(CLI::App& app, CliOptions* o) {
       app, "--precision",
       [o](const std::string& value, std::string* why) { return parse_precision(value, &o->spec.precision, why); },
       "fp64 (default: the DGEMM families) | f16 | f16acc16 | bf16 | tf32 (the WMMA family of tcgemm_gemm_ex: "
-      "tiles 64 or 128, paddings in elements of the input type, stages 1 to 4)",
+      "C tiles 64, 128, 256x128 or 128x256, paddings in elements of the input type, stages 1 to 4)",
       "P");
   add_checked_option(
       app, "--wmma-shape",

@@ -31,6 +31,8 @@ struct Case {
   bool odd_ld = false;  // odd leading dimensions on the default path too (TF32 packs any)
   int32_t stages = 0;   // the WMMA family's pipeline depth (0: its default)
   int32_t tile_n = 0;   // the WMMA family's C tile columns (0: tile)
+  int32_t tile_k = 0;   // the WMMA family's k-tile depth (0: its default)
+  bool odd_ldb = false;  // B's leading dimension odd even with whole_ld (one operand by cp.async, one not)
   bool whole_ld = false;  // WMMA family: leading dimensions of whole 16-byte units (its cp.async copies)
 };
 
@@ -39,7 +41,7 @@ std::string name(const Case& c) {
          std::to_string(c.k) + " in " + std::to_string(c.in) + " C " + std::to_string(c.c_type) + " acc " +
          std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) + "x" + std::to_string(c.tile_n) +
          " pad " + std::to_string(c.pad) + " stages " + std::to_string(c.stages) + " beta " + std::to_string(c.beta) +
-         (c.whole_ld ? " whole ld" : "") + (c.offset ? " offset " + std::to_string(c.offset) : "");
+         (c.whole_ld ? " whole ld" : "") + (c.odd_ldb ? " odd ldb" : "") + " tile_k " + std::to_string(c.tile_k) + (c.offset ? " offset " + std::to_string(c.offset) : "");
 }
 
 int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -99,7 +101,8 @@ struct Device {
   // 16-byte units past the rows, which the mma.sync fast path needs. Guard rows in C either way.
   const bool fast = c.shape == 0;
   const bool whole = (fast && !c.odd_ld) || c.whole_ld;
-  const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3, ldb = whole ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
+  const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3;
+  const int64_t ldb = whole && !c.odd_ldb ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
   const int64_t ldc = c.m + 2;
   const int64_t off = c.offset;
   Typed a(c.in, size_t(lda * a_cols + off)), b(c.in, size_t(ldb * b_cols + off)), c0(c.c_type, size_t(ldc * c.n));
@@ -118,6 +121,7 @@ struct Device {
   cfg.pad_a = cfg.pad_b = c.pad;
   cfg.stages = c.stages;
   cfg.tile_n = c.tile_n;
+  cfg.tile_k = c.tile_k;
   const void* a_first = static_cast<const unsigned char*>(da.p) + off * bytes_of(c.in);
   const void* b_first = static_cast<const unsigned char*>(db.p) + off * bytes_of(c.in);
   const tcgemm_status st = tcgemm_gemm_ex(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a_first, c.in, lda, b_first, c.in, ldb, c.beta,
@@ -246,6 +250,41 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
     few.stages = 4;
     few.whole_ld = true;
     EXPECT_TRUE(run_case(few, seed++));
+  }
+}
+
+// The copy paths the ring test does not take: a tile_k whose lines are not a power-of-two number of 16-byte
+// pieces (48 halves, 24 floats: consecutive pieces with a division each), no padding with 16-byte copies
+// (the stretched 8-wide layouts included), and one operand by cp.async beside one staged element by element
+// (B's leading dimension odd).
+TEST(WmmaLowp, IrregularTileKPaddingZeroAndMixedCopies) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1300;
+  for (const int32_t in : {TCGEMM_TYPE_F16, TCGEMM_TYPE_F32}) {
+    const bool tf32 = in == TCGEMM_TYPE_F32;
+    const std::vector<int32_t> shapes = tf32 ? std::vector<int32_t>{TCGEMM_WMMA_16x16x8}
+                                             : std::vector<int32_t>{TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16,
+                                                                    TCGEMM_WMMA_8x32x16};
+    for (int32_t shape : shapes)
+      for (const char* f : kForms) {
+        Case irregular{f[0], f[1], 150, 139, 250, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 128, tf32 ? 4 : 8,
+                       1.0f, 0.5f};
+        irregular.tile_k = tf32 ? 24 : 48;
+        irregular.stages = 3;
+        irregular.whole_ld = true;
+        EXPECT_TRUE(run_case(irregular, seed++));
+        Case unpadded{f[0], f[1], 150, 139, 250, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 128, 0, 1.0f, 0.0f};
+        unpadded.tile_n = 256;
+        unpadded.stages = 2;
+        unpadded.whole_ld = true;
+        EXPECT_TRUE(run_case(unpadded, seed++));
+        Case mixed{f[0], f[1], 150, 139, 250, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 64, tf32 ? 4 : 8,
+                   -1.0f, 2.0f};
+        mixed.stages = 3;
+        mixed.whole_ld = true;
+        mixed.odd_ldb = true;
+        EXPECT_TRUE(run_case(mixed, seed++));
+      }
   }
 }
 

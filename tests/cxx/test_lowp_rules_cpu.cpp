@@ -484,4 +484,37 @@ TEST(MmaLowpRule, TilingByDeviceAndSize) {
   EXPECT_GE(ada.smem_optin, tcgemm::detail::kMmaLowpSmallSmemBytes);
 }
 
+// Without a configuration the WMMA family's defaults are fitted to the device's shared memory per block:
+// the TF32 default (128 x 128, tile_k 32, 3 stages: 113 KB in the 'T','N' form) takes 2 stages on a 99 KB
+// device and 1 on a 48 KB one; F16's (64 KB) stays as it is on both larger devices.
+TEST(LowpConfig, DefaultsFittedToTheDevice) {
+  tcgemm::detail::DeviceContext dev;
+  tcgemm::detail::LowpProblem p;
+  p.transa = 'T';
+  p.transb = 'N';
+  p.m = p.n = p.k = 1000;
+  tcgemm_wmma_config def{};
+  for (const int32_t in : {TCGEMM_TYPE_F32, TCGEMM_TYPE_F16}) {
+    p.input_type = in;
+    ASSERT_EQ(tcgemm_wmma_config_resolve(in, TCGEMM_TYPE_F32, nullptr, &def, nullptr), TCGEMM_SUCCESS);
+    const bool tf32 = in == TCGEMM_TYPE_F32;
+    for (const int64_t kb : {227, 99, 48}) {
+      SCOPED_TRACE(std::to_string(kb) + " KB, " + (tf32 ? "TF32" : "F16"));
+      dev.smem_optin = kb * 1024;
+      const tcgemm_wmma_config r = tcgemm::detail::fit_default_to_device(def, p, dev);
+      const int32_t want = kb == 227 ? 3 : kb == 99 ? (tf32 ? 2 : 3) : (tf32 ? 1 : 2);
+      EXPECT_EQ(r.stages, want);
+      EXPECT_EQ(r.tile, 128);
+      EXPECT_EQ(r.tile_n, 128);
+      EXPECT_EQ(r.tile_k, def.tile_k);
+    }
+  }
+  dev.smem_optin = 16 * 1024;  // below any 128 x 128 stage: the 64 x 64 tile
+  p.input_type = TCGEMM_TYPE_F16;
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, nullptr, &def, nullptr), TCGEMM_SUCCESS);
+  const tcgemm_wmma_config small = tcgemm::detail::fit_default_to_device(def, p, dev);
+  EXPECT_EQ(small.tile, 64);
+  EXPECT_EQ(small.stages, 1);
+}
+
 }  // namespace

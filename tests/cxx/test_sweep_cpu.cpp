@@ -222,12 +222,15 @@ TEST(SweepExpand, LowerPrecisionTablesRunTheWmmaFamily) {
   EXPECT_EQ(reference_text(t2[5]), "cuBLAS GemmEx F16 (FP32 accumulation)");
 
   const std::vector<SweepPoint> t3 = expand(table3_spec(Precision::kTf32, TCGEMM_WMMA_16x16x8));
-  ASSERT_EQ(t3.size(), 64u);  // 4 tiles x 4 tile_k x stages 1..4
+  ASSERT_EQ(t3.size(), 64u);  // 4 tiles x 4 tile_k x stages 1..4 (stages vary fastest)
+  size_t valid = 0;
   for (size_t i = 0; i < t3.size(); ++i) {
     EXPECT_EQ(t3[i].config.pad_a, 8);  // 32 bytes of FP32
     EXPECT_EQ(t3[i].config.pad_b, 8);
-    if (t3[i].valid()) EXPECT_EQ(t3[i].config.stages, int32_t(i % 4) + 1);
+    EXPECT_EQ(t3[i].config.stages, int32_t(i % 4) + 1);  // mirrored on invalid points too
+    valid += t3[i].valid();
   }
+  EXPECT_EQ(valid, 32u);  // tiles 64 and 128
   EXPECT_EQ(family_text(t3[16]), "wmma_lowp tf32 16x16x8");
   // A padding off the 16-byte rule in this type, and a C tile the family does not have, are the library's
   // to reject; 256 x 128 is one of its tiles (8 warps).

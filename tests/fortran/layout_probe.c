@@ -31,3 +31,15 @@ int64_t tcgemm_probe_device_info_offset(int32_t field) {
                                    offsetof(tcgemm_device_info, global_memory)};
   return field >= 0 && field < (int32_t)(sizeof offsets / sizeof offsets[0]) ? (int64_t)offsets[field] : -1;
 }
+
+int64_t tcgemm_probe_wmma_config_size(void) { return (int64_t)sizeof(tcgemm_wmma_config); }
+
+/* Offsets in field order: shape, tile, tile_k, pad_a, pad_b, stages, tile_n, reserved. */
+int64_t tcgemm_probe_wmma_config_offset(int32_t field) {
+  static const size_t offsets[] = {
+      offsetof(tcgemm_wmma_config, shape),  offsetof(tcgemm_wmma_config, tile),
+      offsetof(tcgemm_wmma_config, tile_k), offsetof(tcgemm_wmma_config, pad_a),
+      offsetof(tcgemm_wmma_config, pad_b),  offsetof(tcgemm_wmma_config, stages),
+      offsetof(tcgemm_wmma_config, tile_n), offsetof(tcgemm_wmma_config, reserved)};
+  return field >= 0 && field < (int32_t)(sizeof offsets / sizeof offsets[0]) ? (int64_t)offsets[field] : -1;
+}

@@ -1,10 +1,11 @@
-!> The bind(C) types tcgemm_config and tcgemm_device_info must have the C structs' size and
+!> The bind(C) types tcgemm_config, tcgemm_device_info and tcgemm_wmma_config must have the C structs' size and
 !> member offsets (a drifted field would silently shift every later one). The C side of the
 !> comparison is layout_probe.c, compiled by the C compiler against tcgemm.h.
 program test_layout_cpu
   use, intrinsic :: iso_c_binding, only: c_int32_t, c_int64_t, c_sizeof, c_loc, c_intptr_t, &
                                          c_ptr
   use tcgemm
+  use tcgemm_c, only: tcgemm_wmma_config  ! the raw bind(C) layer (the high-level module takes precisions)
   use test_support, only: expect, finish_tests
   implicit none
 
@@ -28,10 +29,21 @@ program test_layout_cpu
       integer(c_int32_t), value :: field
       integer(c_int64_t) :: offset
     end function probe_info_offset
+    function probe_wmma_size() result(bytes) bind(C, name="tcgemm_probe_wmma_config_size")
+      import :: c_int64_t
+      integer(c_int64_t) :: bytes
+    end function probe_wmma_size
+    function probe_wmma_offset(field) result(offset) &
+        bind(C, name="tcgemm_probe_wmma_config_offset")
+      import :: c_int32_t, c_int64_t
+      integer(c_int32_t), value :: field
+      integer(c_int64_t) :: offset
+    end function probe_wmma_offset
   end interface
 
   type(tcgemm_config), target :: config
   type(tcgemm_device_info), target :: info
+  type(tcgemm_wmma_config), target :: wmma
   integer(c_int64_t) :: offsets(8)
   integer :: i
 
@@ -56,6 +68,17 @@ program test_layout_cpu
   do i = 1, size(offsets)
     call expect(offsets(i) == probe_info_offset(int(i - 1, c_int32_t)), &
                 'tcgemm_device_info member ' // char(ichar('0') + i) // ' offset')
+  end do
+
+  call expect(c_sizeof(wmma) == probe_wmma_size(), 'sizeof(tcgemm_wmma_config)')
+  offsets = [offset_of(c_loc(wmma%shape)), offset_of(c_loc(wmma%tile)), &
+             offset_of(c_loc(wmma%tile_k)), offset_of(c_loc(wmma%pad_a)), &
+             offset_of(c_loc(wmma%pad_b)), offset_of(c_loc(wmma%stages)), &
+             offset_of(c_loc(wmma%tile_n)), offset_of(c_loc(wmma%reserved))]
+  offsets = offsets - offset_of(c_loc(wmma))
+  do i = 1, size(offsets)
+    call expect(offsets(i) == probe_wmma_offset(int(i - 1, c_int32_t)), &
+                'tcgemm_wmma_config member ' // char(ichar('0') + i) // ' offset')
   end do
   call finish_tests()
 

@@ -356,7 +356,9 @@ typedef enum tcgemm_wmma_shape {
  * pad_a and pad_b must be multiples of 16 bytes of the input type (8 for F16/BF16, 4 for TF32). tile_k: a
  * multiple of the shape's k between it and 256, default 32; stages: 1 (the article's loop: copy a k-tile,
  * wait, compute it) or 2 .. 4 (a ring of buffers: the next stages - 1 k-tiles are copied with cp.async
- * while one is multiplied), default 3; default pads 16 bytes' worth (8 or 4 elements). */
+ * while one is multiplied), default 3; default pads 16 bytes' worth (8 or 4 elements). A NULL configuration
+ * that reaches the WMMA family runs the defaults fitted to the device's shared memory per block: fewer
+ * stages, then 64 x 64 (TF32's 3 stages of 128 x 128 need 113 KB; cc 8.6/8.9 devices allow 99 KB). */
 typedef struct tcgemm_wmma_config {
   int32_t shape; /* tcgemm_wmma_shape */
   int32_t tile;

@@ -42,10 +42,10 @@ tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpPr
                                         p.transa == 'T', p.transb == 'T');
   if (bytes > ctx.smem_optin)
     return set_arg_error(TCGEMM_ERROR_SHARED_MEMORY, config_position,
-                         "tile=%d, tile_k=%d, pad_a=%d, pad_b=%d, stages=%d: family wmma_lowp needs %" PRId64
+                         "tile=%d, tile_n=%d, tile_k=%d, pad_a=%d, pad_b=%d, stages=%d: family wmma_lowp needs %" PRId64
                          " bytes of shared memory per block with %s inputs (transa '%c', transb '%c'); device %d "
                          "allows %" PRId64,
-                         r.tile, r.tile_k, r.pad_a, r.pad_b, r.stages, bytes,
+                         r.tile, r.tile_n, r.tile_k, r.pad_a, r.pad_b, r.stages, bytes,
                          p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), p.transa,
                          p.transb, ctx.device, ctx.smem_optin);
   return TCGEMM_SUCCESS;
@@ -131,8 +131,23 @@ void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute ro
 
 }  // namespace
 
-tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& resolved,
+tcgemm_wmma_config fit_default_to_device(tcgemm_wmma_config r, const LowpProblem& p, const DeviceContext& ctx) {
+  const int in_bytes = datatype_bytes(p.input_type), acc_bytes = p.compute == TCGEMM_TYPE_F16 ? 2 : 4;
+  const auto fits = [&] {
+    return lowp_smem_bytes(r, in_bytes, acc_bytes, p.transa == 'T', p.transb == 'T') <= ctx.smem_optin;
+  };
+  while (!fits() && r.stages > 1) --r.stages;
+  if (!fits()) {
+    r.tile = r.tile_n = 64;
+    r.stages = kLowpDefaultStages;
+    while (!fits() && r.stages > 1) --r.stages;
+  }
+  return r;  // still too large on a tiny device: check_lowp_shared_memory says so
+}
+
+tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& given,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream) {
+  const tcgemm_wmma_config resolved = configured ? given : fit_default_to_device(given, p, ctx);
   const LowpRoute route = lowp_route(p, configured);
   if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());

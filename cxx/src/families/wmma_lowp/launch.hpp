@@ -1,4 +1,4 @@
-// The wmma_lowp family's problem and launcher (kernel.cu). Lower-precision calls have their own problem
+// The wmma_lowp family's problem and launcher (launch.cu, kernel.cuh). Lower-precision calls have their own problem
 // type: GemmProblem (core/problem.hpp) holds double pointers and scalars, and the FP64 families' one
 // launcher signature stays as it is.
 #pragma once
