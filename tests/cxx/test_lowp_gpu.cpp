@@ -212,6 +212,12 @@ TEST(WmmaLowp, F16AccumulationAndF16Output) {
     }
 }
 
+// The WMMA shapes of an input type: TF32 has 16x16x8 only.
+std::vector<int32_t> shapes_of(int32_t in) {
+  if (in == TCGEMM_TYPE_F32) return {TCGEMM_WMMA_16x16x8};
+  return {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16};
+}
+
 constexpr int32_t kTile64[2] = {64, 64}, kTile128[2] = {128, 128}, kTile256x128[2] = {256, 128},
                   kTile128x256[2] = {128, 256};
 
@@ -231,9 +237,7 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
                         InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
                         InAcc{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
     const bool tf32 = t.in == TCGEMM_TYPE_F32;
-    const std::vector<int32_t> shapes = tf32 ? std::vector<int32_t>{TCGEMM_WMMA_16x16x8}
-                                             : std::vector<int32_t>{TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16,
-                                                                    TCGEMM_WMMA_8x32x16};
+    const std::vector<int32_t> shapes = shapes_of(t.in);
     for (int32_t shape : shapes)
       for (const char* f : kForms)
         for (int32_t stages : {1, 2, 3, 4})
@@ -262,9 +266,7 @@ TEST(WmmaLowp, IrregularTileKPaddingZeroAndMixedCopies) {
   uint64_t seed = 1300;
   for (const int32_t in : {TCGEMM_TYPE_F16, TCGEMM_TYPE_F32}) {
     const bool tf32 = in == TCGEMM_TYPE_F32;
-    const std::vector<int32_t> shapes = tf32 ? std::vector<int32_t>{TCGEMM_WMMA_16x16x8}
-                                             : std::vector<int32_t>{TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16,
-                                                                    TCGEMM_WMMA_8x32x16};
+    const std::vector<int32_t> shapes = shapes_of(in);
     for (int32_t shape : shapes)
       for (const char* f : kForms) {
         Case irregular{f[0], f[1], 150, 139, 250, in, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, shape, 128, tf32 ? 4 : 8,

@@ -124,103 +124,94 @@ struct OperandSource {
   int64_t o_lim, k_lim;
 };
 
-// One k-tile (kTileO x tile_k) of an operand into its shared tile, as 16-byte cp.async copies issued by
-// kThreads threads. The tile is `lines` lines of `len` contiguous elements (k-contiguous: kTileO lines of
-// tile_k; o-contiguous: tile_k lines of kTileO), each line ppl = len / E pieces. When ppl is a power of two
-// that divides kThreads (always for o-contiguous tiles; every tile_k the tables use but 96), a thread keeps
-// one piece column and walks lines kThreads / ppl apart; inside the operand that is one copy and two adds
-// per piece, so that the copies take a small share of the issue slots next to the MMAs (a division and
-// 64-bit index math per piece had cost four times the MMA loop's instructions). Otherwise consecutive
-// threads take consecutive pieces, with a division each. Consecutive threads read consecutive 16-byte
-// pieces of a line either way.
-template <class In, bool kKContig, int kStretch, int kTileO, int kThreads>
-__device__ __forceinline__ void copy_tile_async(In* dst, int ld_s, int tile_k, const OperandSource& s, int tid) {
-  constexpr int E = 16 / int(sizeof(In));
-  constexpr int64_t kEb = sizeof(In);
-  const char* x = static_cast<const char*>(s.x);
-  const int len = kKContig ? tile_k : kTileO, lines = kKContig ? kTileO : tile_k;
-  const int ppl = len / E;  // tile_k is a multiple of FK, itself a multiple of E
-  // Bytes of a piece that starts `c` elements into a line and lies inside the operand.
-  const auto piece_bytes = [](int64_t left) { return left >= E ? 16 : left > 0 ? int(left * kEb) : 0; };
-  static_assert(kKContig || ((kTileO / E) & (kTileO / E - 1)) == 0,
-                "wmma_lowp: an o-contiguous line is a power-of-two number of pieces");
-  if constexpr (kKContig) {
-    if ((ppl & (ppl - 1)) != 0 || ppl > kThreads) {  // e.g. tile_k 96: consecutive pieces, a division each
-      for (int u = tid; u < lines * ppl; u += kThreads) {
-        const int o = u / ppl, k = (u - o * ppl) * E;
-        const int64_t go = s.o0 + o, gk = s.k0 + k;
-        const int bytes = go < s.o_lim ? piece_bytes(s.k_lim - gk) : 0;
-        const void* src = bytes ? x + (gk + go * s.ld) * kEb : s.x;
-        arch::cp_async_zfill<16, arch::Clobber::kMemory>(
-            arch::smem_address(dst + tile_offset<true, 1>(o, k, ld_s)), src, bytes);
-      }
-      return;
-    }
-  }
-  const int shift = __ffs(ppl) - 1;
-  const int c = (tid & (ppl - 1)) * E, line0 = tid >> shift, step = kThreads >> shift;
-  // Lines inside the operand, and the bytes of this thread's piece of each (the same on every line).
-  const int64_t line_lim = kKContig ? s.o_lim - s.o0 : s.k_lim - s.k0;
-  const int bytes = piece_bytes(kKContig ? s.k_lim - (s.k0 + c) : s.o_lim - (s.o0 + c));
-  const int64_t line_bytes = int64_t(step) * s.ld * kEb;
-  const char* src = kKContig ? x + ((s.o0 + line0) * s.ld + s.k0 + c) * kEb
-                             : x + (s.o0 + c + (s.k0 + line0) * s.ld) * kEb;
-  uint32_t d = arch::smem_address(dst + tile_offset<kKContig, kStretch>(kKContig ? line0 : c,
-                                                                        kKContig ? c : line0, ld_s));
-  const uint32_t d_step = uint32_t(step * ld_s * kEb);
-  if (s.o_lim - s.o0 >= kTileO && s.k_lim - s.k0 >= tile_k) {
-    // The whole k-tile lies inside the operand (every tile but the edges): whole pieces, no tests. The
-    // copies need no compiler fence: the tile is read only after cp.async.wait_group and a barrier.
-#pragma unroll 4
-    for (int l = line0; l < lines; l += step, src += line_bytes, d += d_step)
-      arch::cp_async<16, arch::Clobber::kNone>(d, src);
-    return;
-  }
-  for (int l = line0; l < lines; l += step, src += line_bytes, d += d_step) {
-    const int b = l < line_lim ? bytes : 0;
-    arch::cp_async_zfill<16, arch::Clobber::kMemory>(d, b ? src : s.x, b);
-  }
-}
-
-// A thread's share of the copies of a k-tile that lies wholly inside its operand, in copy_tile_async's
-// regular mapping: lines line0, line0 + step, ... (count of them), piece column c. It depends only on the
-// thread, the leading dimensions and tile_k, so the kernel sets it up once; a k-tile then costs one 64-bit
-// multiply-add to find its first piece and a copy plus two adds per piece (no bounds, no per-tile index
-// math, which had cost as much as the copies themselves).
-struct InteriorWalk {
+// A thread's share of an operand's k-tiles as 16-byte cp.async copies. The tile is `lines` lines of `len`
+// contiguous elements (k-contiguous: kTileO lines of tile_k; o-contiguous: tile_k lines of kTileO), each line
+// ppl = len / E pieces. When ppl is a power of two that divides kThreads (always for o-contiguous tiles;
+// every tile_k the tables use but 96), a thread keeps one piece column c and walks lines line0, line0 + step,
+// ...: consecutive threads read consecutive 16-byte pieces of a line, and a k-tile costs one 64-bit
+// multiply-add to find the thread's first piece, then a copy and two adds per piece (plus one test per
+// piece at the operand's edges). The walk depends only on the thread, the leading dimensions and tile_k,
+// so the kernel sets it up once (a division and 64-bit index math per piece had cost four times the MMA
+// loop's instructions). Other tile_k take copy_tile_irregular.
+struct CopyWalk {
   int64_t src_offset;   // elements from the tile's (o0, k0) to this thread's first piece
   int64_t line_bytes;   // source bytes between this thread's lines
   int64_t ktile_bytes;  // source bytes between consecutive k-tiles
   uint32_t d0, d_step;  // shared-memory bytes: first piece within a stage's tile, between lines
-  int count;            // lines this thread copies
-  bool regular;         // the mapping applies (k-contiguous: tile_k / E a power of two, at most kThreads)
+  int line0, step;      // this thread's first line, and lines between its lines
+  int count;            // how many lines it copies
+  int c;                // its piece column: elements from the start of a line
+  bool regular;         // the mapping applies
 };
 template <class In, bool kKContig, int kStretch, int kTileO, int kThreads>
-__device__ __forceinline__ InteriorWalk interior_walk(int64_t ld, int ld_s, int tile_k, int tid) {
+__device__ __forceinline__ CopyWalk copy_walk(int64_t ld, int ld_s, int tile_k, int tid) {
   constexpr int E = 16 / int(sizeof(In));
   constexpr int64_t kEb = sizeof(In);
+  static_assert(kKContig || ((kTileO / E) & (kTileO / E - 1)) == 0,
+                "wmma_lowp: an o-contiguous line is a power-of-two number of pieces");
   const int len = kKContig ? tile_k : kTileO, lines = kKContig ? kTileO : tile_k;
-  const int ppl = len / E;
-  InteriorWalk w{};
+  const int ppl = len / E;  // tile_k is a multiple of FK, itself a multiple of E
+  CopyWalk w{};
   w.regular = (ppl & (ppl - 1)) == 0 && ppl <= kThreads;
   if (!w.regular) return w;
   const int shift = __ffs(ppl) - 1;
-  const int c = (tid & (ppl - 1)) * E, line0 = tid >> shift, step = kThreads >> shift;
-  w.count = line0 < lines ? (lines - line0 + step - 1) / step : 0;
-  w.src_offset = kKContig ? line0 * ld + c : c + line0 * ld;
+  const int step = kThreads >> shift;
+  w.c = (tid & (ppl - 1)) * E;
+  w.line0 = tid >> shift;
+  w.step = step;
+  w.count = w.line0 < lines ? (lines - w.line0 + step - 1) / step : 0;
+  w.src_offset = kKContig ? w.line0 * ld + w.c : w.c + w.line0 * ld;
   w.line_bytes = int64_t(step) * ld * kEb;
   w.ktile_bytes = kKContig ? tile_k * kEb : tile_k * ld * kEb;
-  w.d0 = uint32_t(tile_offset<kKContig, kStretch>(kKContig ? line0 : c, kKContig ? c : line0, ld_s) * kEb);
+  w.d0 = uint32_t(tile_offset<kKContig, kStretch>(kKContig ? w.line0 : w.c, kKContig ? w.c : w.line0, ld_s) * kEb);
   w.d_step = uint32_t(step * ld_s * kEb);
   return w;
 }
 
-// The copies of one interior k-tile: src is this thread's first piece, tile the stage's tile (shared address).
-__device__ __forceinline__ void copy_interior(const InteriorWalk& w, const char* src, uint32_t tile) {
+// Bytes of a 16-byte piece that has `left` elements of its operand before the operand's end.
+template <class In>
+__device__ __forceinline__ int piece_bytes(int64_t left) {
+  constexpr int E = 16 / int(sizeof(In));
+  return left >= E ? 16 : left > 0 ? int(left * int64_t(sizeof(In))) : 0;
+}
+
+// One k-tile along a walk: src is this thread's first piece, tile the stage's tile (shared address). The
+// tile's lines inside the operand are those below line_lim, and bytes (<= 16) of each of this thread's
+// pieces lie inside it; the rest is zero-filled (its source is not read; `base` stands in as a valid
+// address). inside: the whole k-tile lies inside the operand (every tile but the edges), then no tests. The
+// copies need no compiler fence: a tile is read only after cp.async.wait_group and a barrier.
+__device__ __forceinline__ void copy_walk_tile(const CopyWalk& w, const char* src, uint32_t tile, bool inside,
+                                               int64_t line_lim, int bytes, const void* base) {
   uint32_t d = tile + w.d0;
+  if (inside) {
 #pragma unroll 4
-  for (int i = 0; i < w.count; ++i, src += w.line_bytes, d += w.d_step)
-    arch::cp_async<16, arch::Clobber::kNone>(d, src);
+    for (int i = 0; i < w.count; ++i, src += w.line_bytes, d += w.d_step)
+      arch::cp_async<16, arch::Clobber::kNone>(d, src);
+    return;
+  }
+  for (int i = 0, l = w.line0; i < w.count; ++i, l += w.step, src += w.line_bytes, d += w.d_step) {
+    const int b = l < line_lim ? bytes : 0;
+    arch::cp_async_zfill<16, arch::Clobber::kMemory>(d, b ? src : base, b);
+  }
+}
+
+// One k-tile of a k-contiguous operand whose lines are not a power-of-two number of pieces (tile_k 48, 96,
+// ...): consecutive threads take consecutive pieces, with a division each.
+template <class In, int kTileO, int kThreads>
+__device__ __forceinline__ void copy_tile_irregular(In* dst, int ld_s, int tile_k, const OperandSource& s,
+                                                    int tid) {
+  constexpr int E = 16 / int(sizeof(In));
+  constexpr int64_t kEb = sizeof(In);
+  const char* x = static_cast<const char*>(s.x);
+  const int ppl = tile_k / E;
+  for (int u = tid; u < kTileO * ppl; u += kThreads) {
+    const int o = u / ppl, k = (u - o * ppl) * E;
+    const int64_t go = s.o0 + o, gk = s.k0 + k;
+    const int bytes = go < s.o_lim ? piece_bytes<In>(s.k_lim - gk) : 0;
+    const void* src = bytes ? x + (gk + go * s.ld) * kEb : s.x;
+    arch::cp_async_zfill<16, arch::Clobber::kMemory>(arch::smem_address(dst + tile_offset<true, 1>(o, k, ld_s)),
+                                                     src, bytes);
+  }
 }
 
 // The same k-tile element by element (operands without 16-byte copies), zeros outside the operand.
@@ -243,6 +234,26 @@ __device__ __forceinline__ void copy_tile_scalar(In* dst, int ld_s, int tile_k, 
     Bits v = 0;
     if (go < s.o_lim && gk < s.k_lim) v = kKContig ? x[gk + go * s.ld] : x[go + gk * s.ld];
     d[tile_offset<kKContig, kStretch>(o, k, ld_s)] = v;
+  }
+}
+
+// One k-tile of one operand into its stage's tile (shared address tile_addr, pointer tile), by the route its
+// copies allow: the walk (16-byte copies, regular mapping), 16-byte copies with a division each (k-contiguous
+// operands whose tile_k the walk does not fit), or element by element (no 16-byte copies).
+template <class In, bool kKContig, int kStretch, int kTileO, int kThreads>
+__device__ __forceinline__ void copy_operand_k_tile(const CopyWalk& w, bool vec, int64_t kt, uint32_t tile_addr,
+                                                    In* tile, int ld_s, int tile_k, const OperandSource& s,
+                                                    int tid) {
+  if (vec && w.regular) {
+    const int64_t o_left = s.o_lim - s.o0, k_left = s.k_lim - s.k0;
+    const char* first = static_cast<const char*>(s.x) +
+                        ((kKContig ? s.o0 * s.ld : s.o0) + w.src_offset) * int64_t(sizeof(In)) + kt * w.ktile_bytes;
+    copy_walk_tile(w, first, tile_addr, o_left >= kTileO && k_left >= tile_k, kKContig ? o_left : k_left,
+                   piece_bytes<In>((kKContig ? k_left : o_left) - w.c), s.x);
+  } else if (vec) {
+    if constexpr (kKContig) copy_tile_irregular<In, kTileO, kThreads>(tile, ld_s, tile_k, s, tid);
+  } else {
+    copy_tile_scalar<In, kKContig, kStretch, kTileO, kThreads>(tile, ld_s, tile_k, s, tid);
   }
 }
 
@@ -272,42 +283,25 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
   const int64_t k_full = p.k / p.tile_k;
   const int full_steps = p.tile_k / FK;
   const int last_steps = static_cast<int>(ceil_div_bounded(p.k - k_full * p.tile_k, FK));
-  constexpr int64_t kEb = sizeof(In);
-  const InteriorWalk walk_a =
-      interior_walk<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(p.lda, p.lda_s, p.tile_k, tid);
-  const InteriorWalk walk_b =
-      interior_walk<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(p.ldb, p.ldb_s, p.tile_k, tid);
+  const CopyWalk walk_a = copy_walk<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(p.lda, p.lda_s,
+                                                                                               p.tile_k, tid);
+  const CopyWalk walk_b = copy_walk<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(p.ldb, p.ldb_s,
+                                                                                               p.tile_k, tid);
   const uint32_t smem0 = arch::smem_address(lowp_smem);
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
     const int64_t row0 = (t % p.m_tiles) * kTileM, col0 = (t / p.m_tiles) * kTileN;
-    // Whether this C tile's A rows / B columns lie wholly inside op(A) / op(B), with 16-byte copies and
-    // the regular mapping: then every k-tile below k_full takes copy_interior.
-    const bool a_inside = p.vec_a && walk_a.regular && row0 + kTileM <= p.m;
-    const bool b_inside = p.vec_b && walk_b.regular && col0 + kTileN <= p.n;
-    const char* a_first = static_cast<const char*>(p.A) + ((kAKContig ? row0 * p.lda : row0) + walk_a.src_offset) * kEb;
-    const char* b_first = static_cast<const char*>(p.B) + ((kBKContig ? col0 * p.ldb : col0) + walk_b.src_offset) * kEb;
-    // Copies k-tile kt into buffer `slot` (cp.async where the operand allows it; no commit here).
+    // Copies k-tile kt into buffer `slot` (no commit here).
     const auto copy_k_tile = [&](int slot, int64_t kt) {
       const uint32_t stage = smem0 + uint32_t(slot * stage_bytes);
       unsigned char* base = lowp_smem + slot * stage_bytes;
-      In* a_s = reinterpret_cast<In*>(base);
-      In* b_s = reinterpret_cast<In*>(base + p.a_tile_bytes);
       const int64_t k0 = kt * p.tile_k;
-      const bool whole_k = kt < k_full;
-      const OperandSource a{p.A, p.lda, row0, k0, p.m, p.k}, b{p.B, p.ldb, col0, k0, p.n, p.k};
-      if (a_inside && whole_k)
-        copy_interior(walk_a, a_first + kt * walk_a.ktile_bytes, stage);
-      else if (p.vec_a)
-        copy_tile_async<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(a_s, p.lda_s, p.tile_k, a, tid);
-      else
-        copy_tile_scalar<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(a_s, p.lda_s, p.tile_k, a, tid);
-      if (b_inside && whole_k)
-        copy_interior(walk_b, b_first + kt * walk_b.ktile_bytes, stage + uint32_t(p.a_tile_bytes));
-      else if (p.vec_b)
-        copy_tile_async<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(b_s, p.ldb_s, p.tile_k, b, tid);
-      else
-        copy_tile_scalar<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(b_s, p.ldb_s, p.tile_k, b, tid);
+      copy_operand_k_tile<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(
+          walk_a, p.vec_a, kt, stage, reinterpret_cast<In*>(base), p.lda_s, p.tile_k,
+          OperandSource{p.A, p.lda, row0, k0, p.m, p.k}, tid);
+      copy_operand_k_tile<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(
+          walk_b, p.vec_b, kt, stage + uint32_t(p.a_tile_bytes), reinterpret_cast<In*>(base + p.a_tile_bytes),
+          p.ldb_s, p.tile_k, OperandSource{p.B, p.ldb, col0, k0, p.n, p.k}, tid);
     };
 
     wmma::fragment<wmma::accumulator, FM, FN, FK, Acc> acc[Shape::kFragsM][Shape::kFragsN];
