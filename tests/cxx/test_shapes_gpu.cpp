@@ -198,9 +198,10 @@ TEST(EdgeTiles, MovedInsideWriteOnlyTheirOwnPart) {
       }
 }
 
-// A large 'T','N' product transposes A into workspace and runs as 'N','N' (sm90_tn_transposes): odd m,
-// odd leading dimensions, misaligned bases, beta, and split-K on top.
-TEST(TnForm, TransposedAThenNN) {
+// 'T','N' products of the sizes that used to transpose A into workspace first (n >= 1024), now run by the
+// 'T','N' instances themselves (8-byte left-operand fragment loads, warp tiles with their sides swapped):
+// odd m, odd leading dimensions, misaligned bases, beta, and split-K on top.
+TEST(TnForm, LargeAndOddProducts) {
   TCGEMM_REQUIRE_SM90_PATH();
   struct Case {
     int64_t m, n, k;

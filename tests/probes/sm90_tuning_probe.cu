@@ -9,6 +9,8 @@
 //                                    (the clocks settle under the power cap, as in tcgemm-bench)
 //   sm90_probe time8 [n ...]         the same with leading dimensions n + 1 (8-byte copy path)
 //   sm90_probe forms [n]             all four trans combinations, square n (default 4096)
+//   sm90_probe tn [n ...]            'T','N' squares, timed interleaved as itime (default 2048 4096 6144)
+//   sm90_probe prof n idx:st[:TN]    one launch per listed variant (and form), for ncu
 //   sm90_probe shapes                non-square shapes (m n k): 8192 8192 256, 256 8192 8192, ...
 //
 // Timing: CUDA events around each launch, 3 warm-up runs, median of kReps timed runs; TFLOP/s = 2 m n k /
@@ -96,7 +98,9 @@ struct Probe {
     if constexpr (kAllForms) {
       return sm90::with_instance<Fam>(plan, [&](auto tag) { return go<typename decltype(tag)::type>(plan.params, s); });
     } else {
-      if (plan.form != sm90::kFormNN || !plan.vec16) return cudaErrorNotSupported;
+      // Experiments: 'N','N' and 'T','N' with 16-byte copies only.
+      if (!plan.vec16 || (plan.form != sm90::kFormNN && plan.form != sm90::kFormTN)) return cudaErrorNotSupported;
+      if (plan.form == sm90::kFormTN) return go<typename Fam::template Instance<sm90::kFormTN, true>>(plan.params, s);
       return go<typename Fam::template Instance<sm90::kFormNN, true>>(plan.params, s);
     }
   }
@@ -117,9 +121,9 @@ std::vector<Variant> variants() {
   // make_variant<tile_m, tile_n, tile_k, warps_m, warps_n, min_blocks, pipe NN/TT, pipe NT, pipe TN, all forms>
   // pipelines: 0 none, 1 group (m16n8k8), 2 step (m16n8k4). These three are the library's kSm90Shapes
   // families as instantiated by cxx/src/families/sm90/launch.cu.
-  v.push_back(make_variant<128, 64, 16, 2, 2, 2, 1, 2, 0, true>({3, 4}));
-  v.push_back(make_variant<64, 64, 16, 2, 2, 3, 1, 2, 0, true>({4}));
-  v.push_back(make_variant<128, 128, 16, 2, 4, 1, 1, 2, 0, true>({3}));
+  v.push_back(make_variant<128, 64, 16, 2, 2, 2, 1, 2, 1, true>({3, 4}));
+  v.push_back(make_variant<64, 64, 16, 2, 2, 3, 1, 2, 1, true>({4}));
+  v.push_back(make_variant<128, 128, 16, 2, 4, 1, 1, 2, 1, true>({3}));
   // VARIANTS-END
   return v;
 }
@@ -332,7 +336,7 @@ void time_shape(cublasHandle_t h, int64_t m, int64_t n, int64_t k, const std::ve
   CHECK_CUDA(cudaMemcpy(hr.data(), R, c_count * 8, cudaMemcpyDeviceToHost));
   for (const Variant& v : vs)
     for (int st : v.stages) {
-      if (!v.all_forms && (ta != 'N' || tb != 'N')) continue;
+      if (!v.all_forms && tb != 'N') continue;
       fill(C, c_count, 0, true);  // NaN everywhere: inside must be written, padding rows must stay NaN
       CHECK_CUDA(v.run(ta, tb, m, n, k, 1.0, A, lda, B, ldb, 0.0, C, ldc, st, nullptr));
       CHECK_CUDA(cudaDeviceSynchronize());
@@ -416,6 +420,14 @@ int main(int argc, char** argv) {
     const int64_t n = argc > 2 ? std::atoll(argv[2]) : 4096;
     const auto vs = variants();
     for (const char* f : {"NN", "NT", "TN", "TT"}) time_shape(h, n, n, n, vs, f[0], f[1]);
+  } else if (mode == "tn") {
+    // 'T','N' squares (default 2048 4096 6144), interleaved with cuBLAS as in itime.
+    g_interleave = true;
+    std::vector<int64_t> ns;
+    for (int i = 2; i < argc; ++i) ns.push_back(std::atoll(argv[i]));
+    if (ns.empty()) ns = {2048, 4096, 6144};
+    const auto vs = variants();
+    for (int64_t n : ns) time_shape(h, n, n, n, vs, 'T', 'N');
   } else if (mode == "shapes") {
     const int64_t shapes[][3] = {{8192, 8192, 256}, {256, 8192, 8192}, {8192, 256, 8192}, {3200, 3200, 3200}};
     const auto vs = variants();
@@ -435,13 +447,14 @@ int main(int argc, char** argv) {
                              C, int(n)));
     for (int i = 3; i < argc; ++i) {
       int idx = 0, st = 0;
-      std::sscanf(argv[i], "%d:%d", &idx, &st);
-      std::printf("prof %s stages %d\n", vs.at(idx).name.c_str(), st);
-      CHECK_CUDA(vs.at(idx).run('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n, st, nullptr));
+      char ta = 'N', tb = 'N';
+      std::sscanf(argv[i], "%d:%d:%c%c", &idx, &st, &ta, &tb);
+      std::printf("prof %s stages %d %c%c\n", vs.at(idx).name.c_str(), st, ta, tb);
+      CHECK_CUDA(vs.at(idx).run(ta, tb, n, n, n, 1.0, A, n, B, n, 0.0, C, n, st, nullptr));
     }
     CHECK_CUDA(cudaDeviceSynchronize());
   } else {
-    std::fprintf(stderr, "usage: sm90_probe check | time [n...] | time8 [n...] | forms [n] | shapes | prof n idx:stages...\n");
+    std::fprintf(stderr, "usage: sm90_probe check | time [n...] | time8 [n...] | forms [n] | shapes | prof n idx:stages[:TN]...\n");
     rc = 2;
   }
   CHECK_CUBLAS(cublasDestroy(h));

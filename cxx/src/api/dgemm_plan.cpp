@@ -23,7 +23,6 @@ static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
-constexpr double kTnFormEfficiency = 0.82;     // 'T','N' runs at this fraction of 'N','N' (register moves)
 // The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice
 // the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
 // 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
@@ -62,7 +61,6 @@ constexpr double kClusterEfficiency = 0.9;
 constexpr double kClusterEfficiencyPerSlice = 0.02;
 constexpr double kClusterRoundUs = 3.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
-constexpr double kTransposeFraction = 0.80;  // a transpose reads and writes at this fraction of HBM speed
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
 constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
@@ -93,7 +91,7 @@ double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int 
   return full_rounds * round_us(per_sm) + (rest ? round_us(rest) : 0.0);
 }
 
-void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k, const char* extra) {
+void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k) {
   const tcgemm_config& c = p.config;
   char head[96];
   if (c.family == TCGEMM_FAMILY_SKINNY)
@@ -104,12 +102,12 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
   // A summary longer than the struct's buffer is cut (the numbers stay in their own fields).
   const int written = std::snprintf(p.summary, sizeof p.summary,
                 "%lldx%lldx%lld %s: %s; %lld tiles x %lld k-slices of %lld = %lld blocks, %d per SM on %d SMs = "
-                "%.2f waves;%s workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)%s",
+                "%.2f waves;%s workspace %.1f MB; model %.1f us (compute %.1f, memory %.1f)",
                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form_text, head,
                 static_cast<long long>(p.tiles), static_cast<long long>(p.k_slices),
                 static_cast<long long>(p.k_per_slice), static_cast<long long>(p.blocks), p.blocks_per_sm,
                 p.sm_count, p.waves, p.cluster_split ? " slices added in a cluster;" : "", p.workspace_bytes / 1e6,
-                p.predicted_us, p.compute_us, p.memory_us, extra);
+                p.predicted_us, p.compute_us, p.memory_us);
   if (written >= int(sizeof p.summary)) p.summary[sizeof p.summary - 1] = '\0';
 }
 
@@ -154,7 +152,6 @@ int64_t next_slice_count(int64_t want) {
 
 tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
                                 char transb, int64_t m, int64_t n, int64_t k) {
-  const bool tn = transa == 'T' && transb == 'N';
   const Sm90Shape& s = kSm90Shapes[shape_index];
   tcgemm_plan p{};
   p.config = sm90_shape_config(s);
@@ -175,13 +172,10 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   p.workspace_bytes = workspace_split ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
   const double flops_per_block = 2.0 * s.tile_m * s.tile_n * double(padded_k);
-  const bool transposes = sm90_tn_transposes(tn ? 'T' : 'N', 'N', m, n, k);
-  // (The 'T','N' transpose gives A an even leading dimension; B's is still k, the parity that decides.)
   const bool vec16 = whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
   const double cluster_efficiency =
       p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
-  const double rate = kSm90RatePerSm[shape_index] * (tn && !transposes ? kTnFormEfficiency : 1.0) *
-                      cluster_efficiency * (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]);
+  const double rate = kSm90RatePerSm[shape_index] * cluster_efficiency * (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
                                 p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
@@ -194,13 +188,7 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
     reduce_us = kSplitFixedUs + partial_bytes / kHbmBytesPerUs + 8.0 * m * n / kHbmBytesPerUs;
   else if (p.cluster_split)
     reduce_us = kClusterReduceUs;
-  double transpose_us = 0.0;
-  if (transposes) {
-    const int64_t a_bytes = (m + (m & 1)) * k * int64_t(sizeof(double));
-    p.workspace_bytes += a_bytes;
-    transpose_us = kLaunchUs + 2.0 * double(a_bytes) / (kHbmBytesPerUs * kTransposeFraction);
-  }
-  p.predicted_us = (p.compute_us > p.memory_us ? p.compute_us : p.memory_us) + kLaunchUs + reduce_us + transpose_us;
+  p.predicted_us = (p.compute_us > p.memory_us ? p.compute_us : p.memory_us) + kLaunchUs + reduce_us;
   return p;
 }
 
@@ -302,10 +290,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
     }
   }
   if (with_summary)
-    describe(best, form_text, m, n, k,
-             best.config.family == TCGEMM_FAMILY_SM90_MMA && sm90_tn_transposes(transa, transb, m, n, k)
-                 ? "; A is transposed into workspace first and the product runs as 'N','N'"
-                 : "");
+    describe(best, form_text, m, n, k);
   return best;
 }
 

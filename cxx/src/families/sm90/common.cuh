@@ -68,6 +68,15 @@ __device__ __forceinline__ int64_t slice_index_reread() {
   return static_cast<int64_t>(y);
 }
 
+// One 8-byte shared-memory load through asm, so that the compiler cannot fuse two neighbouring loads into one
+// 16-byte load (whose two values would then have to be moved apart into the DMMA operand registers; see
+// OperandTile::kMmaLeft). volatile keeps it on its side of the stage barriers, as the C++ loads are.
+__device__ __forceinline__ double load_shared_f64(const char* p) {
+  double v;
+  asm volatile("ld.volatile.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
+  return v;
+}
+
 // Calls f(std::integral_constant<int, i>) for i in [kBegin, kEnd): an unrolled loop whose index can be
 // a template argument.
 template <int kBegin, int kEnd, class F>

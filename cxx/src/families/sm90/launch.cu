@@ -15,7 +15,6 @@
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
-#include "families/common/transpose.hpp"
 #include "families/sm90/plan.cuh"
 #include "families/sm90/rules.hpp"
 
@@ -29,8 +28,9 @@ constexpr int kSm90CodeVersion = 90;
 //   'N','N' and 'T','T': m16n8k8 with register double buffering of whole k8 groups (the 16-byte fragment
 //     loads land directly in the DMMA operand registers);
 //   'N','T': m16n8k4 steps (B is mn-contiguous; a k8 B pair would need register moves and spilled);
-//   'T','N': k8 groups without cross-group prefetch (A is k-contiguous, its DMMA quads need register
-//     moves, and the prefetching pipelines spilled).
+//   'T','N': m16n8k8 with register double buffering too; A is k-contiguous, so its DMMA quads are filled by
+//     8-byte loads (16-byte loads needed register moves: 2x the instructions, spills, 0.82 of cuBLAS), and a
+//     tall warp tile runs with its sides swapped (sm90::Family).
 //   A 16-row warp tile (32x64 blocks) has 4 MMAs per fragment group of m16n8k8: too little work to cover the
 //   group's shared-memory loads with one block per SM (ncu at 512^3: short-scoreboard stalls 1.5 per issued
 //   instruction against cuBLAS's 0.13 on the same tile with m16n8k16); its groups are 16 deep (m16n8k16).
@@ -39,7 +39,7 @@ struct ShapeFamily {
   static constexpr Sm90Shape kS = kSm90Shapes[kShape];
   static constexpr int kGroupMmaK = kS.tile_m / kS.warps_m == 16 ? 16 : 8;
   using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, sm90_blocks_per_sm(kS),
-                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeNone, kGroupMmaK>;
+                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeGroup, kGroupMmaK>;
 
   static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
                 "kSm90Shapes: tile_m must split into warps_m warp rows of whole 16-row mma tiles");
@@ -58,19 +58,7 @@ template <int kShape>
 tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg, const DeviceContext& ctx,
                            cudaStream_t stream) {
   using Fam = typename ShapeFamily<kShape>::Fam;
-  // 'T','N' on a large product: transpose A into workspace and run 'N','N' (rules.hpp, sm90_tn_transposes).
-  // The leading dimension is kept even so that the copies stay 16 bytes wide.
-  GemmProblem p = problem;
-  StreamScratch transposed_a;
-  if (sm90_tn_transposes(p.transa, p.transb, p.m, p.n, p.k)) {
-    const int64_t ld = p.m + (p.m & 1);
-    void* at = nullptr;
-    TCGEMM_TRY(transposed_a.allocate(ctx, size_t(ld) * size_t(p.k) * sizeof(double), stream, &at));
-    TCGEMM_TRY(launch_transpose(p.k, p.m, p.A, p.lda, static_cast<double*>(at), ld, stream));
-    p.transa = 'N';
-    p.A = static_cast<const double*>(at);
-    p.lda = ld;
-  }
+  const GemmProblem& p = problem;
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
                                     p.ldc, s.tile_m, s.tile_n, cfg.stages, ctx.l2_bytes);

@@ -14,8 +14,16 @@ namespace tcgemm::detail::sm90 {
 // (stored [k][mn]); otherwise X[k + mn * ld] (stored [mn][k]).
 // kVec16: the copies move 16-byte chunks (the source 16-byte aligned: base aligned, leading dimension even);
 // otherwise 8-byte elements.
-template <int kTileMn, int kTileK, int kThreads, int kMnPerLane, bool kMnContiguous, bool kVec16>
+// kMmaLeft: the operand is the left (A) side of the DMMA, whose register quad holds two rows at one k
+// ({row g, row g + 8} at k t, then at k t + 4). From a k-contiguous tile a 16-byte load delivers one row at
+// two k, so the pair would have to be swapped between registers after the load (with the fragment
+// buffers of a 64 x 32 warp tile that spilled); such a tile is read with 8-byte loads, each landing in its
+// place in the quad. They cost a 2-way bank conflict (a half-warp's 16 lanes read one 8-byte half of 8
+// chunks), so the left operand should be the narrow side of the warp tile.
+template <int kTileMn, int kTileK, int kThreads, int kMnPerLane, bool kMnContiguous, bool kVec16,
+          bool kMmaLeft = false>
 struct OperandTile {
+  static constexpr bool kSplitPairLoads = kMmaLeft && !kMnContiguous;
   static constexpr int kStageDoubles = kTileMn * kTileK;
   static constexpr int kStageBytes = kStageDoubles * 8;
   // Row = one k (mn-contiguous) or one mn (k-contiguous), in bytes.
@@ -296,10 +304,16 @@ struct OperandTile {
 #pragma unroll
         for (int q = 0; q < kMnPerLane; ++q) {
           // The k-block's chunks start kBlock * 8 chunks into the row; the swizzle only touches bit 0.
-          const double2 x = *reinterpret_cast<const double2*>(
-              stage + l.off[kV0 / 2 + pp] + q * kRowBytes + kBlock * (kKBlock / kChunkDoubles) * kChunkBytes);
-          frag[2 * pp][q] = x.x;
-          frag[2 * pp + 1][q] = x.y;
+          const char* at =
+              stage + l.off[kV0 / 2 + pp] + q * kRowBytes + kBlock * (kKBlock / kChunkDoubles) * kChunkBytes;
+          if constexpr (kSplitPairLoads) {
+            frag[2 * pp][q] = load_shared_f64(at);
+            frag[2 * pp + 1][q] = load_shared_f64(at + 8);
+          } else {
+            const double2 x = *reinterpret_cast<const double2*>(at);
+            frag[2 * pp][q] = x.x;
+            frag[2 * pp + 1][q] = x.y;
+          }
         }
     }
   }
@@ -323,10 +337,15 @@ struct OperandTile {
     } else if constexpr (kV % 2 == 0) {
 #pragma unroll
       for (int q = 0; q < kMnPerLane; ++q) {
-        const double2 x = *reinterpret_cast<const double2*>(
-            stage + l.off[kV / 2] + q * kRowBytes + kBlock * (kKBlock / kChunkDoubles) * kChunkBytes);
-        r.x[(kStep >> 1) & 1][0][q] = x.x;
-        r.x[(kStep >> 1) & 1][1][q] = x.y;
+        const char* at = stage + l.off[kV / 2] + q * kRowBytes + kBlock * (kKBlock / kChunkDoubles) * kChunkBytes;
+        if constexpr (kSplitPairLoads) {
+          r.x[(kStep >> 1) & 1][0][q] = load_shared_f64(at);
+          r.x[(kStep >> 1) & 1][1][q] = load_shared_f64(at + 8);
+        } else {
+          const double2 x = *reinterpret_cast<const double2*>(at);
+          r.x[(kStep >> 1) & 1][0][q] = x.x;
+          r.x[(kStep >> 1) & 1][1][q] = x.y;
+        }
       }
     }
   }

@@ -132,18 +132,6 @@ constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Spli
          int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
 }
 
-// The 'T','N' form (both operands k-contiguous) runs at ~0.8 of 'N','N' (the A fragments need register moves,
-// docs/tuning.md). When the product is large enough that a transpose of A costs a few percent of it
-// (n >= kSm90TnTransposeMinN) and the copy of A is at most kSm90TnTransposeMaxBytes, A is transposed into
-// workspace first and the product runs as 'N','N'. A pure function of the shape, so that tcgemm_dgemm and
-// tcgemm_dgemm_config with the plan's configuration compute the same bits.
-constexpr int64_t kSm90TnTransposeMinN = 1024;
-constexpr int64_t kSm90TnTransposeMaxBytes = int64_t(1) << 30;
-constexpr bool sm90_tn_transposes(char transa, char transb, int64_t m, int64_t n, int64_t k) {
-  return transa == 'T' && transb == 'N' && n >= kSm90TnTransposeMinN && m > 0 && k > 0 &&
-         (m + 1) <= kSm90TnTransposeMaxBytes / 8 / k;
-}
-
 // Rasterization (kernel.cuh): blocks walk the C tile grid in groups of tile rows, tile rows fastest inside a
 // group. Groups of kSm90RasterGroupRows rows keep the A panels of a group in L2 while its blocks move along n,
 // so A is read from HBM about once (4 and 16 rows measured the same at large squares). When the whole of A
