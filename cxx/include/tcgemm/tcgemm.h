@@ -193,8 +193,8 @@ typedef struct tcgemm_plan {
   int64_t k_slices;        /* k-slices actually run (1: no split); their partial products are added in order */
   int64_t k_per_slice;     /* k depth of each slice (the last may be shorter) */
   int64_t blocks;          /* thread blocks of the main kernel = tiles x k_slices */
-  int64_t workspace_bytes; /* split-K partial products (and, for a large 'T','N' product, A transposed so that
-                            * it runs as 'N','N'), taken from tcgemm's memory pool on the call's stream */
+  int64_t workspace_bytes; /* split-K partial products, taken from tcgemm's memory pool on the call's
+                            * stream */
   int32_t blocks_per_sm;   /* blocks resident at once on one SM */
   int32_t sm_count;
   int32_t cluster_split;   /* 1: the k-slices (at most 8) are one thread-block cluster per tile and add their
