@@ -72,7 +72,8 @@ struct Variant {
 
 template <int TM, int TN, int TK, int WM, int WN, int MINB, int PNN, int PNT, int PTN, bool kAllForms>
 struct Probe {
-  using Fam = sm90::Family<TM, TN, TK, WM, WN, MINB, PNN, PNT, PTN>;
+  // As launch.cu: m16n8k16 groups for 16-row warp tiles; k-tile waits predicated for up to 5 stages.
+  using Fam = sm90::Family<TM, TN, TK, WM, WN, MINB, PNN, PNT, PTN, TM / WM == 16 ? 16 : 8, 5>;
 
   template <class K>
   static cudaError_t go(const sm90::Params& p, cudaStream_t s) {
@@ -119,11 +120,12 @@ std::vector<Variant> variants() {
   std::vector<Variant> v;
   // VARIANTS-BEGIN (edited between tuning runs)
   // make_variant<tile_m, tile_n, tile_k, warps_m, warps_n, min_blocks, pipe NN/TT, pipe NT, pipe TN, all forms>
-  // pipelines: 0 none, 1 group (m16n8k8), 2 step (m16n8k4). These three are the library's kSm90Shapes
-  // families as instantiated by cxx/src/families/sm90/launch.cu.
+  // pipelines: 0 none, 1 group (m16n8k8), 2 step (m16n8k4). These four are the library's kSm90Shapes
+  // families (but 64x128x32) as instantiated by cxx/src/families/sm90/launch.cu.
   v.push_back(make_variant<128, 64, 16, 2, 2, 2, 1, 2, 1, true>({3, 4}));
   v.push_back(make_variant<64, 64, 16, 2, 2, 3, 1, 2, 1, true>({4}));
   v.push_back(make_variant<128, 128, 16, 2, 4, 1, 1, 2, 1, true>({3}));
+  v.push_back(make_variant<32, 64, 32, 2, 2, 3, 1, 2, 1, true>({3}));
   // VARIANTS-END
   return v;
 }

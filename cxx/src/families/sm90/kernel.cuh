@@ -16,8 +16,15 @@ namespace tcgemm::detail::sm90 {
 // ---- the kernel --------------------------------------------------------------------------------------
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kMmaK_, bool kAMnContiguous,
           bool kBMnContiguous, bool kVec16_, int kPipeline_ = 1, int kMinBlocks_ = 1, bool kTransposeC_ = false,
-          bool kClusterSplit_ = false>
+          bool kClusterSplit_ = false, int kMaxStages_ = kMaxPendingStages + 1>
 struct Traits {
+  // kMaxStages: the deepest pipeline a call may ask for (the shape's max_stages). cp.async.wait_group takes
+  // an immediate; the k-tile waits are predicated for each run-time depth up to it (arch::
+  // cp_async_wait_pending_upto). Measured at 2048^3-8192^3 (128x64, 3 stages): the switch used before, an
+  // indirect branch per k-tile, ran 0.5-1.5% slower ('T','N' 2%); a depth fixed at compile time ran 'N','N'
+  // up to 1% faster again but 'T','N' 6% slower (bench/results/2026-11-27-h100-tn-native/).
+  static constexpr int kMaxStages = kMaxStages_;
+  static_assert(kMaxStages >= 2 && kMaxStages - 2 <= arch::kWaitPendingMax, "wait counts 0..kWaitPendingMax");
   // kClusterSplit: the k-slices of a tile (gridDim.y) are one thread-block cluster and add their partial
   // tiles in distributed shared memory before storing C (rules.hpp, sm90_cluster_split). Its own instance,
   // so that the epilogue of every other instance stays as it was measured.
@@ -153,6 +160,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 
   extern __shared__ __align__(128) unsigned char sm90_smem[];
   const int stages = p.stages;
+  // Until the copies of the next k-tile to read have landed: at most stages - 2 groups still in flight.
+  auto wait_k_tile = [](int depth) { arch::cp_async_wait_pending_upto<T::kMaxStages - 2>(depth - 2); };
   char* const a_smem = reinterpret_cast<char*>(sm90_smem);
   char* const b_smem = a_smem + stages * ATile::kStageBytes;
 
@@ -313,7 +322,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     typename BTile::Copier bc = BTile::make_copier(slice_b(), p.ldb, p.n, n0, 0, tid);
     for (int s = 0; s < stages - 1; ++s) issue_general(ac, bc, s, s);
   }
-  arch::cp_async_wait_pending(stages - 2);
+  wait_k_tile(stages);
   __syncthreads();
 
   // Fragment state carried from one main-loop iteration to the next (only the pipeline's own is used).
@@ -345,7 +354,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           if constexpr (kStep == T::kSteps - 1) {
             // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
             // (the next copy target) before the barrier is passed.
-            arch::cp_async_wait_pending(stages - 2);
+            wait_k_tile(stages);
             __syncthreads();
             read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
             if (kt + 1 < ktiles) {
@@ -378,7 +387,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           if constexpr (kGroup == T::kGroups - 1) {
             // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt - 1's buffer
             // (the next copy target) before the barrier is passed.
-            arch::cp_async_wait_pending(stages - 2);
+            wait_k_tile(stages);
             __syncthreads();
             read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
             if (kt + 1 < ktiles) load_group(next, read_stage, std::integral_constant<int, 0>{});
@@ -400,7 +409,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         });
         // k-tile kt + 1 must have landed, and every warp must be done reading k-tile kt (the buffer the
         // next iteration's copy overwrites once stages - 1 iterations later) before the barrier is passed.
-        arch::cp_async_wait_pending(stages - 2);
+        wait_k_tile(stages);
         __syncthreads();
         read_stage = (read_stage + 1 == stages) ? 0 : read_stage + 1;
       }

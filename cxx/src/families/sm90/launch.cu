@@ -39,7 +39,7 @@ struct ShapeFamily {
   static constexpr Sm90Shape kS = kSm90Shapes[kShape];
   static constexpr int kGroupMmaK = kS.tile_m / kS.warps_m == 16 ? 16 : 8;
   using Fam = sm90::Family<kS.tile_m, kS.tile_n, kS.tile_k, kS.warps_m, kS.warps_n, sm90_blocks_per_sm(kS),
-                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeGroup, kGroupMmaK>;
+                           sm90::kPipeGroup, sm90::kPipeStep, sm90::kPipeGroup, kGroupMmaK, kS.max_stages>;
 
   static_assert(kS.tile_m % (kS.warps_m * sm90::kMmaM) == 0,
                 "kSm90Shapes: tile_m must split into warps_m warp rows of whole 16-row mma tiles");
