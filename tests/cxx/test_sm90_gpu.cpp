@@ -1,5 +1,5 @@
 // GPU tests of family sm90_mma (Hopper mma.sync m16n8k*.f64 kernels) through tcgemm_dgemm_config: every
-// block shape of kSm90Shapes at its smallest and largest stage count, odd sizes, all trans combinations,
+// block shape of kSm90Shapes at every stage count it accepts, odd sizes, all trans combinations,
 // alpha/beta (beta = 0 with NaN in C), k = 0, leading dimensions above the rows with odd values (forcing
 // the 8-byte copy path), base pointers one element off (likewise), interior blocks over a deep k (the
 // edge-free main loop and its hand-over to the edge loop), and a non-default stream. Reference:
@@ -53,13 +53,12 @@ tcgemm_config sm90_config(int shape, int stages) {
   return c;
 }
 
-// Each shape at its smallest and largest stage count (the default lies between).
+// Each shape at every stage count it accepts: each count is its own predicated k-tile wait
+// (arch::cp_async_wait_pending_upto) and its own ring of stage buffers.
 std::vector<tcgemm_config> configs_all_stages() {
   std::vector<tcgemm_config> out;
-  for (int i = 0; i < kSm90ShapeCount; ++i) {
-    out.push_back(sm90_config(i, kSm90Shapes[i].min_stages));
-    out.push_back(sm90_config(i, kSm90Shapes[i].max_stages));
-  }
+  for (int i = 0; i < kSm90ShapeCount; ++i)
+    for (int st = kSm90Shapes[i].min_stages; st <= kSm90Shapes[i].max_stages; ++st) out.push_back(sm90_config(i, st));
   return out;
 }
 std::vector<tcgemm_config> configs_default_stages() {
@@ -223,8 +222,8 @@ TEST(Sm90Mma, LeadingDimensionsAndMisalignedPointers) {
 // Interior blocks (C tile inside m x n) run the edge-free copies for every k-tile but the last
 // stages - 1 and a partial one, then hand over to the edge-handling loop; edge blocks run the latter
 // throughout. Sizes that are whole tiles of every shape (256 x 256) with a deep k, with and without a
-// partial last k-tile, and a mix of interior and edge blocks, at each shape's smallest and largest stage
-// count; odd leading dimensions (8-byte copies) take the same split.
+// partial last k-tile, and a mix of interior and edge blocks, at every stage count of each shape; odd
+// leading dimensions (8-byte copies) take the same split.
 TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{256, 256, 160}, {256, 256, 203}, {300, 200, 171}};

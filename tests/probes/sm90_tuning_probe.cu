@@ -72,7 +72,8 @@ struct Variant {
 
 template <int TM, int TN, int TK, int WM, int WN, int MINB, int PNN, int PNT, int PTN, bool kAllForms>
 struct Probe {
-  // As launch.cu: m16n8k16 groups for 16-row warp tiles; k-tile waits predicated for up to 5 stages.
+  // m16n8k16 groups for 16-row warp tiles, as launch.cu; k-tile waits predicated for up to 5 stages (the
+  // library's instances: up to their shape's max_stages, 4 or 5, one predicated wait fewer for the 4s).
   using Fam = sm90::Family<TM, TN, TK, WM, WN, MINB, PNN, PNT, PTN, TM / WM == 16 ? 16 : 8, 5>;
 
   template <class K>
@@ -94,6 +95,8 @@ struct Probe {
   static cudaError_t run(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* A,
                          int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc, int stages,
                          cudaStream_t s) {
+    // The waits cover 2..5 stages (Fam); the shared memory must hold them (launch_grid sizes it by stages).
+    if (stages < 2 || stages > 5) return cudaErrorInvalidValue;
     // l2_bytes 0: the probe times the kernel with the default groups of 8 tile rows.
     const sm90::Plan plan = sm90::make_plan(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, TM, TN, stages, 0);
     if constexpr (kAllForms) {
@@ -121,7 +124,7 @@ std::vector<Variant> variants() {
   // VARIANTS-BEGIN (edited between tuning runs)
   // make_variant<tile_m, tile_n, tile_k, warps_m, warps_n, min_blocks, pipe NN/TT, pipe NT, pipe TN, all forms>
   // pipelines: 0 none, 1 group (m16n8k8), 2 step (m16n8k4). These four are the library's kSm90Shapes
-  // families (but 64x128x32) as instantiated by cxx/src/families/sm90/launch.cu.
+  // families (but 64x128x32) with launch.cu's pipelines (their waits: see Probe).
   v.push_back(make_variant<128, 64, 16, 2, 2, 2, 1, 2, 1, true>({3, 4}));
   v.push_back(make_variant<64, 64, 16, 2, 2, 3, 1, 2, 1, true>({4}));
   v.push_back(make_variant<128, 128, 16, 2, 4, 1, 1, 2, 1, true>({3}));
@@ -456,7 +459,9 @@ int main(int argc, char** argv) {
     }
     CHECK_CUDA(cudaDeviceSynchronize());
   } else {
-    std::fprintf(stderr, "usage: sm90_probe check | time [n...] | time8 [n...] | forms [n] | shapes | prof n idx:stages[:TN]...\n");
+    std::fprintf(stderr,
+                 "usage: sm90_probe check | time [n...] | time8 [n...] | itime [n...] | forms [n] | tn [n...] | "
+                 "shapes | prof n idx:stages[:TN]...\n");
     rc = 2;
   }
   CHECK_CUBLAS(cublasDestroy(h));

@@ -23,6 +23,13 @@ static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
+// 'T','N' (8-byte left-operand fragment loads, sm90::Family) runs at the 'N','N' rate on every tile but 64x128,
+// whose 32x32 warp tiles keep the 2-way-conflicted 8-byte loads on a side as wide as the other (the tall tiles
+// swap theirs): 0.90 of its 'N','N' time at 768^3 and 1000^3 (single calls, H100, 2026-11-27,
+// bench/results/2026-11-27-h100-tn-native/tn-grid.log), per kSm90Shapes entry.
+constexpr double kSm90TnEfficiency[] = {1.0, 1.0, 1.0, 1.0, 0.90};
+static_assert(sizeof(kSm90TnEfficiency) / sizeof(kSm90TnEfficiency[0]) == kSm90ShapeCount,
+              "one measured 'T','N' factor per kSm90Shapes entry");
 // The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice
 // the cp.async instructions of the 16-byte path: its rate, per kSm90Shapes entry, as a fraction of the
 // 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
@@ -153,6 +160,7 @@ int64_t next_slice_count(int64_t want) {
 tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t requested_slices, char transa,
                                 char transb, int64_t m, int64_t n, int64_t k) {
   const Sm90Shape& s = kSm90Shapes[shape_index];
+  const bool tn = transa == 'T' && transb == 'N';
   tcgemm_plan p{};
   p.config = sm90_shape_config(s);
   const Sm90Split split = sm90_split(k, requested_slices, s.tile_k);
@@ -175,7 +183,8 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const bool vec16 = whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
   const double cluster_efficiency =
       p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
-  const double rate = kSm90RatePerSm[shape_index] * cluster_efficiency * (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]);
+  const double rate = kSm90RatePerSm[shape_index] * cluster_efficiency *
+                      (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]) * (tn ? kSm90TnEfficiency[shape_index] : 1.0);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
                                 p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;

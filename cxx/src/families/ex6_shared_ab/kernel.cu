@@ -257,7 +257,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocksPerSm)
         // (k-tiles stay below 2^32: that would take k >= 2^34, operands of 128 GB at least.)
         const int read_buf = static_cast<int>(static_cast<uint32_t>(s) % static_cast<uint32_t>(stages));
         const int write_buf = read_buf == 0 ? stages - 1 : read_buf - 1;
-        arch::cp_async_wait_pending_upto<kSharedABMaxStages - 2>(stages - 2);  // this thread's copies of k-tile s have landed
+        // This thread's copies of k-tile s have landed (stages - 2 groups may still be in flight).
+        if constexpr (kStages == 2) arch::cp_async_wait<0>();
+        else arch::cp_async_wait_pending_upto<kSharedABMaxStages - 2>(stages - 2);
         // One barrier per k-tile: after it, k-tile s is visible to every warp AND every warp has finished
         // k-tile s - 1, so its buffer (write_buf) can take k-tile s + stages - 1 while k-tile s is multiplied.
         __syncthreads();

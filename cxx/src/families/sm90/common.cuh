@@ -28,7 +28,9 @@ constexpr int kWarpSizeThreads = 32;
 constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
 constexpr int kMaxPendingStages = arch::kWaitPendingMax + 1;  // stages - 2 <= kWaitPendingMax groups in flight
 // The copies of this family carry no "memory" clobber: a stage is read only after cp_async_wait and
-// __syncthreads, and fragment loads of other stages may then be scheduled across the copies.
+// __syncthreads, and C++ fragment loads of other stages may then be scheduled across the copies (the 8-byte
+// asm loads of load_shared_f64 stay in program order with them: volatile asm is never reordered with other
+// volatile asm).
 constexpr arch::Clobber kCopyClobber = arch::Clobber::kNone;
 constexpr int kPipeNone = 0, kPipeGroup = 1, kPipeStep = 2;  // fragment pipelines (see "Pipeline" above)
 // The mma k-shape used by the library (16, 8 or 4). Chosen by measurement: docs/tuning.md.
@@ -70,10 +72,11 @@ __device__ __forceinline__ int64_t slice_index_reread() {
 
 // One 8-byte shared-memory load through asm, so that the compiler cannot fuse two neighbouring loads into one
 // 16-byte load (whose two values would then have to be moved apart into the DMMA operand registers; see
-// OperandTile::kMmaLeft). volatile keeps it on its side of the stage barriers, as the C++ loads are.
+// OperandTile::kMmaLeft). volatile keeps it in program order with the barriers and cp.async waits (volatile
+// asm too, and compiler barriers), as the C++ loads are kept by their "memory" clobbers.
 __device__ __forceinline__ double load_shared_f64(const char* p) {
   double v;
-  asm volatile("ld.volatile.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
+  asm volatile("ld.volatile.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(arch::smem_address(p)));
   return v;
 }
 

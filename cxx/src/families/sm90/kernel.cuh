@@ -591,7 +591,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     // (fixed bits 0-1) of two columns at four t: chunk bits 2 and 3 follow t, and XOR-ing bit 3 and the
     // column's g parity into bits 0-1 gives its 8 stores 8 distinct 16-byte slots of a bank line. The store
     // side reads 8 consecutive chunks of one column per quarter-warp, a permutation of the slots.
-    static_assert(!T::kTransposeC || (T::kWarpN == 32 && kNTiles == 4), "the 'T','T' staging swizzle assumes 16 chunks per C column");
+    // (Instantiated for every instance: the condition above is a run-time one.)
+    static_assert(!T::kTransposeC || (T::kWarpN == 32 && kNTiles == 4),
+                  "the 'T','T' staging swizzle assumes 16 chunks per C column");
     constexpr int kTChunksPerCol = T::kWarpN / kChunkDoubles;
     constexpr int kColParityBit = log2_exact(kRowsPerLane);
     auto swizzle_t = [](int col, int chunk) {
@@ -624,7 +626,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       // Unchecked store side (store_staged_interior). Column col = 2 step + lane / 16: its parity bit
       // (bit kColParityBit >= 1) is the step's, and the chunk bit 3 the lane's.
       constexpr int kColsPerStep = kWarpSizeThreads / kTChunksPerCol;
-      static_assert(!T::kTransposeC || (kColsPerStep == 2 && kColParityBit >= 1), "the swizzle's column bit must come from the step");
+      static_assert(!T::kTransposeC || (kColsPerStep == 2 && kColParityBit >= 1),
+                    "the swizzle's column bit must come from the step");
       const int lcol = lane / kTChunksPerCol, chunk = lane % kTChunksPerCol;
       const int lane_chunk = chunk ^ ((chunk >> 3) & 1);
       const char* const lane_tile = wtile + lcol * kTChunksPerCol * kChunkBytes;

@@ -55,10 +55,9 @@ struct ShapeFamily {
 };
 
 template <int kShape>
-tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg, const DeviceContext& ctx,
+tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
                            cudaStream_t stream) {
   using Fam = typename ShapeFamily<kShape>::Fam;
-  const GemmProblem& p = problem;
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
                                     p.ldc, s.tile_m, s.tile_n, cfg.stages, ctx.l2_bytes);
@@ -97,7 +96,7 @@ tcgemm_status launch_shape(const GemmProblem& problem, const tcgemm_config& cfg,
 }
 
 // A strided batch: chunks of at most 65535 products (gridDim.y), each one launch of the non-cluster
-// instance. No 'T','N' transpose (it would be one per product): that form runs its own instance.
+// instance.
 template <int kShape>
 tcgemm_status launch_batch_shape(const GemmProblem& p, int64_t batch, int64_t stride_a, int64_t stride_b,
                                  int64_t stride_c, const tcgemm_config& cfg, const DeviceContext& ctx,

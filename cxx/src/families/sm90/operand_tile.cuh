@@ -1,5 +1,5 @@
 // sm90_mma: one operand's shared-memory tile (layout, swizzle, the copies into it and the fragment loads
-// out of it). The layouts are described under "Shared-memory layouts" in kernel.cuh.
+// out of it). The layouts are described under "Shared-memory layouts" in README.md beside it.
 #pragma once
 
 #include <cstdint>

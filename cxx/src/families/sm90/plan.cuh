@@ -43,6 +43,8 @@ struct Family {
   }
   static_assert(!kTnSwapsWarpTile || (kTileM % (kTileN / kWarpsN) == 0 && kTileN % (kTileM / kWarpsM) == 0),
                 "the swapped 'T','N' warp tile must tile the block");
+  static_assert(warps_m(kFormTN) * warps_n(kFormTN) == kWarpsM * kWarpsN,
+                "'T','N' runs the shape's thread count (the host's residency and plan model count its warps)");
   template <int kForm, bool kVec16, bool kCluster = false>
   using Instance = Traits<kTileM, kTileN, kTileK, warps_m(kForm), warps_n(kForm),
                           mma_k_for_pipeline(pipeline(kForm), kGroupMmaK),

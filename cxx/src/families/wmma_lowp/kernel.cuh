@@ -324,8 +324,9 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
         arch::cp_async_wait<0>();
         __syncthreads();
       } else {
-        arch::cp_async_wait_pending_upto<kLowpMaxStages - 2>(S - 2);  // k-tile kt has landed (this thread's copies)...
-        __syncthreads();                     // ...everyone's, and the buffer read in kt - 1 is free
+        // k-tile kt has landed (this thread's copies)...
+        arch::cp_async_wait_pending_upto<kLowpMaxStages - 2>(S - 2);
+        __syncthreads();  // ...everyone's, and the buffer read in kt - 1 is free
         const int64_t ahead = kt + S - 1;
         if (ahead < k_tiles) copy_k_tile(read_slot == 0 ? S - 1 : read_slot - 1, ahead);
         arch::cp_async_commit<arch::Clobber::kMemory>();  // an empty group past the end keeps the count
