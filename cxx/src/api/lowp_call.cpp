@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <initializer_list>
 
 #include "core/checked_math.hpp"
 #include "core/env.hpp"
@@ -136,11 +137,14 @@ tcgemm_wmma_config fit_default_to_device(tcgemm_wmma_config r, const LowpProblem
   const auto fits = [&] {
     return lowp_smem_bytes(r, in_bytes, acc_bytes, p.transa == 'T', p.transb == 'T') <= ctx.smem_optin;
   };
-  while (!fits() && r.stages > 1) --r.stages;
-  if (!fits()) {
-    r.tile = r.tile_n = 64;
-    r.stages = kLowpDefaultStages;
+  // The given tile, then 64 x 64 from the default depth: each with fewer stages until it fits.
+  for (const int tile : {r.tile, 64}) {
+    if (tile != r.tile) {
+      r.tile = r.tile_n = tile;
+      r.stages = kLowpDefaultStages;
+    }
     while (!fits() && r.stages > 1) --r.stages;
+    if (fits()) break;
   }
   return r;  // still too large on a tiny device: check_lowp_shared_memory says so
 }

@@ -26,7 +26,8 @@ constexpr int kChunkDoubles = 2;
 constexpr int kBankLineChunks = 8;    // 32 banks x 4 bytes = 128 bytes = 8 chunks
 constexpr int kWarpSizeThreads = 32;
 constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
-constexpr int kMaxPendingStages = arch::kWaitPendingMax + 1;  // stages - 2 <= kWaitPendingMax groups in flight
+// The deepest pipeline the k-tile waits serve: stages - 2 <= arch::kWaitPendingMax groups in flight.
+constexpr int kMaxStagesAnyShape = arch::kWaitPendingMax + 2;
 // The copies of this family carry no "memory" clobber: a stage is read only after cp_async_wait and
 // __syncthreads, and C++ fragment loads of other stages may then be scheduled across the copies (the 8-byte
 // asm loads of load_shared_f64 stay in program order with them: volatile asm is never reordered with other

@@ -16,7 +16,7 @@ namespace tcgemm::detail::sm90 {
 // ---- the kernel --------------------------------------------------------------------------------------
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kMmaK_, bool kAMnContiguous,
           bool kBMnContiguous, bool kVec16_, int kPipeline_ = 1, int kMinBlocks_ = 1, bool kTransposeC_ = false,
-          bool kClusterSplit_ = false, int kMaxStages_ = kMaxPendingStages + 1>
+          bool kClusterSplit_ = false, int kMaxStages_ = kMaxStagesAnyShape>
 struct Traits {
   // kMaxStages: the deepest pipeline a call may ask for (the shape's max_stages). cp.async.wait_group takes
   // an immediate; the k-tile waits are predicated for each run-time depth up to it (arch::
@@ -24,7 +24,7 @@ struct Traits {
   // indirect branch per k-tile, ran 0.5-1.5% slower ('T','N' 2%); a depth fixed at compile time ran 'N','N'
   // up to 1% faster again but 'T','N' 6% slower (bench/results/2026-11-27-h100-tn-native/).
   static constexpr int kMaxStages = kMaxStages_;
-  static_assert(kMaxStages >= 2 && kMaxStages - 2 <= arch::kWaitPendingMax, "wait counts 0..kWaitPendingMax");
+  static_assert(kMaxStages >= 2 && kMaxStages <= kMaxStagesAnyShape, "wait counts 0..kWaitPendingMax");
   // kClusterSplit: the k-slices of a tile (gridDim.y) are one thread-block cluster and add their partial
   // tiles in distributed shared memory before storing C (rules.hpp, sm90_cluster_split). Its own instance,
   // so that the epilogue of every other instance stays as it was measured.

@@ -48,8 +48,8 @@ struct ShapeFamily {
   static_assert(kS.tile_k % sm90::kKBlock == 0, "kSm90Shapes: tile_k must be a multiple of 16");
   static_assert(kS.min_stages >= 2 && kS.min_stages <= kS.default_stages && kS.default_stages <= kS.max_stages,
                 "kSm90Shapes: need 2 <= min_stages <= default_stages <= max_stages");
-  static_assert(kS.max_stages - 2 < sm90::kMaxPendingStages,
-                "kSm90Shapes: cp.async.wait_group immediates exist for at most kMaxPendingStages + 1 stages");
+  static_assert(kS.max_stages <= sm90::kMaxStagesAnyShape,
+                "kSm90Shapes: the k-tile waits serve at most kMaxStagesAnyShape stages");
   static_assert(sm90_smem_bytes(kS, kS.max_stages) <= sm90::kMaxSmemPerBlock,
                 "kSm90Shapes: max_stages must fit the 227 KB of shared memory a cc 9.0 block can opt in to");
 };

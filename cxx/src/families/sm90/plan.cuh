@@ -23,7 +23,7 @@ constexpr int mma_k_for_pipeline(int pipeline, int group_mma_k = 8) {
 // One kernel family: a block shape plus the fragment pipeline used for each form. Instance<form, vec16>
 // is the kernel configuration for one call.
 template <int kTileM, int kTileN, int kTileK, int kWarpsM, int kWarpsN, int kMinBlocks, int kPipeNN, int kPipeNT,
-          int kPipeTN, int kGroupMmaK = 8, int kMaxStages = kMaxPendingStages + 1>
+          int kPipeTN, int kGroupMmaK = 8, int kMaxStages = kMaxStagesAnyShape>
 struct Family {
   // Cluster split-K instances only where the rule can take them: never for one block per SM (rules.hpp).
   static constexpr bool kHasClusterSplit = kMinBlocks > 1;
