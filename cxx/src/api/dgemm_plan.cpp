@@ -23,6 +23,19 @@ static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
+// The last, partial round of a grid that has full rounds before it (its tail): its lone 4-warp blocks run at
+// this fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate
+// there: their operand panels were read by the rounds before, and one block's 64x32 or 32x32 warp tiles keep
+// the four tensor pipes fed. With 0.6 here too the model ranked 1792^3 and 2048x1536x1024 onto 64x64 (0.243 and
+// 0.141 ms) instead of 128x64 (0.210, 0.119), and 1800x1800x900 and 3000x1200x2400 the other way (8-9%).
+// Fitted to every tile on 21 squares 1024-4096 and 15 other shapes plus an A/B of the moved picks (single calls,
+// H100, 2026-11-27, bench/results/2026-11-27-h100-plan-tail/): calibration score 1.018 -> 1.005. 128x64 takes
+// 0.9: at 1.0 its 2.1-round 2049^3 ranked first and ran 6% slower than 64x64. The 32x64 tile keeps 0.6 (its
+// small-grid calibration is unchanged either way); the 8-warp tiles have no lone round.
+constexpr double kSm90TailEfficiency[] = {0.9, 1.0, kLoneBlockEfficiency, kLoneBlockEfficiency,
+                                          kLoneBlockEfficiency};
+static_assert(sizeof(kSm90TailEfficiency) / sizeof(kSm90TailEfficiency[0]) == kSm90ShapeCount,
+              "one tail efficiency per kSm90Shapes entry");
 // 'T','N' (8-byte left-operand fragment loads, sm90::Family) runs at the 'N','N' rate on every tile but 64x128,
 // whose 32x32 warp tiles keep the 2-way-conflicted 8-byte loads on a side as wide as the other (the tall tiles
 // swap theirs): 0.90 of its 'N','N' time at 768^3 and 1000^3 (single calls, H100, 2026-11-27,
@@ -85,14 +98,16 @@ bool whole_array_operands_copy_16_bytes(char transa, char transb, int64_t m, int
 }
 
 // Time of `blocks` equal blocks of `flops_per_block` on sm_count SMs holding `per_sm` blocks each, with a
-// rate `rate` per SM when >= 8 warps are resident (warps_per_block warps per block).
+// rate `rate` per SM when >= 8 warps are resident (warps_per_block warps per block); a round with fewer runs
+// at kLoneBlockEfficiency of it, or at tail_efficiency when it is the tail after full rounds.
 double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int per_sm, int warps_per_block,
-                      double rate, double extra_round_us = 0.0) {
+                      double rate, double tail_efficiency, double extra_round_us = 0.0) {
   const int64_t on_busiest = (blocks + sm_count - 1) / sm_count;
   const int64_t full_rounds = on_busiest / per_sm;
   const int64_t rest = on_busiest % per_sm;
   auto round_us = [&](int64_t resident) {
-    const double eff = resident * warps_per_block >= 8 ? 1.0 : kLoneBlockEfficiency;
+    const double eff =
+        resident * warps_per_block >= 8 ? 1.0 : (full_rounds > 0 ? tail_efficiency : kLoneBlockEfficiency);
     return resident * flops_per_block / (rate * eff) + kRoundOverheadUs + extra_round_us;
   };
   return full_rounds * round_us(per_sm) + (rest ? round_us(rest) : 0.0);
@@ -186,7 +201,7 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const double rate = kSm90RatePerSm[shape_index] * cluster_efficiency *
                       (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]) * (tn ? kSm90TnEfficiency[shape_index] : 1.0);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
-                                p.cluster_split ? kClusterRoundUs : 0.0);
+                                kSm90TailEfficiency[shape_index], p.cluster_split ? kClusterRoundUs : 0.0);
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) * warps / (kSm90StreamingWarpsPerSm * dev.sm_count));
@@ -262,7 +277,8 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
       best.blocks_per_sm = 1;
       best.sm_count = dev.sm_count;
       best.waves = safe_div(double(best.blocks), double(dev.sm_count));
-      best.compute_us = rounds_time_us(best.blocks, 2.0 * t * t * double(k), dev.sm_count, 1, 8, kSharedABRatePerSm);
+      best.compute_us = rounds_time_us(best.blocks, 2.0 * t * t * double(k), dev.sm_count, 1, 8, kSharedABRatePerSm,
+                                         kLoneBlockEfficiency);
       best.memory_us = 8.0 * (double(m) * k + double(k) * n + double(m) * n) / kHbmBytesPerUs;
       best.predicted_us = (best.compute_us > best.memory_us ? best.compute_us : best.memory_us) + kLaunchUs;
     }
