@@ -1,12 +1,22 @@
-// Sizes past the 32-bit edge on the GPU: m = 2^31 + 9 rows (more rows than an int32 counts), with real
-// device memory (16 GB per operand column), through every family a BLAS call can reach. cuBLAS takes int32
-// sizes, so the reference is computed on the host for sampled rows: with n = k = 1, C(i) = alpha A(i) B + beta C0(i).
-// Skips where the device has too little free memory.
+// Sizes past the 32-bit edge on the GPU, with real device memory:
+//  - m = 2^31 + 9 rows (more rows than an int32 counts, 16 GB per operand column), through every family a BLAS
+//    call can reach; with n = k = 1 the reference is C(i) = alpha A(i) B + beta C0(i), for sampled rows;
+//  - leading dimensions of 2^25 and more with 66-88 columns, so that element offsets pass 2^31 in A, B and C,
+//    in every operand form, even and odd (the 16- and 8-byte copy paths), through sm90_mma (one slice and
+//    split), shared_ab, and for 16-bit inputs the mma.sync path and the WMMA family (cp.async and element-wise
+//    copies). Small-integer data make every product exact, so C is compared for equality with a host product.
+// cuBLAS takes int32 sizes and offsets, so the references are computed on the host. Each case skips where the
+// device has too little free memory (the suite runs serially: ctest RUN_SERIAL).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
+
+#include <cuda_fp16.h>
 
 #include "gpu_test_util.hpp"
 #include "tcgemm/tcgemm.h"
@@ -74,6 +84,193 @@ TEST(LargeSizes, RowsPastThe32BitEdge) {
   EXPECT_EQ(cudaFree(A), cudaSuccess);
   EXPECT_EQ(cudaFree(C), cudaSuccess);
   EXPECT_EQ(cudaFree(B), cudaSuccess);
+}
+
+// ---- leading dimensions past the 32-bit edge ----
+
+// Where the operands live: one allocation of `cols` columns of leading dimension ld, A in rows [0, 96), B in
+// rows [96, 192) and C in rows [192, 288) of every column (inputs may share storage; C does not overlap them).
+constexpr int64_t kRegionRows = 96;
+constexpr int64_t kLdBase = int64_t(1) << 25;  // 66+ columns of it put the last column past element 2^31
+
+// Storage rows x cols of op(X) = X (trans 'N') or X^T, for an r x c operand.
+struct Storage {
+  int64_t rows, cols;
+};
+Storage storage(char trans, int64_t r, int64_t c) { return trans == 'N' ? Storage{r, c} : Storage{c, r}; }
+
+// Small integers: every product and sum below is exact in FP64, and in FP32 for 16-bit inputs.
+double small_int(int64_t i, int64_t j, int salt) { return double(int((i * 7 + j * 13 + salt * 5) % 7) - 3); }
+
+template <class T>
+T to_elem(double v) {
+  if constexpr (std::is_same_v<T, __half>) return __float2half(float(v));
+  else return T(v);
+}
+
+// Writes the rows x cols host matrix h (column-major, leading dimension rows) into the device region at d
+// (leading dimension ld).
+template <class T>
+void put(T* d, int64_t ld, const std::vector<T>& h, Storage s) {
+  ASSERT_EQ(cudaMemcpy2D(d, size_t(ld) * sizeof(T), h.data(), size_t(s.rows) * sizeof(T), size_t(s.rows) * sizeof(T),
+                         size_t(s.cols), cudaMemcpyHostToDevice),
+            cudaSuccess);
+}
+
+// The host reference alpha op(A) op(B) + beta C0 (beta == 0: C0 not read), in double.
+std::vector<double> reference(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha,
+                              const std::vector<double>& a, const std::vector<double>& b, double beta,
+                              const std::vector<double>& c0) {
+  const Storage sa = storage(ta, m, k), sb = storage(tb, k, n);
+  std::vector<double> c(size_t(m * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      double sum = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        const double x = ta == 'N' ? a[size_t(i + l * sa.rows)] : a[size_t(l + i * sa.rows)];
+        const double y = tb == 'N' ? b[size_t(l + j * sb.rows)] : b[size_t(j + l * sb.rows)];
+        sum += x * y;
+      }
+      c[size_t(i + j * m)] = alpha * sum + (beta == 0.0 ? 0.0 : beta * c0[size_t(i + j * m)]);
+    }
+  return c;
+}
+
+bool enough_free_memory(size_t bytes) {
+  size_t free_bytes = 0, total = 0;
+  return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess && free_bytes >= bytes + (size_t(1) << 30);
+}
+
+// One product through `run(A, lda, B, ldb, C, ldc)` with lda = ldb = ldc = ld, the operands in one allocation
+// of T (In for A and B, Out for C: two allocations when they differ); C compared exactly with the host product.
+template <class In, class Out, class Run>
+void check_large_ld(const char* what, char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t ld, double alpha,
+                    double beta, Run&& run) {
+  SCOPED_TRACE(testing::Message() << what << " " << ta << tb << " ld " << ld << " beta " << beta);
+  const Storage sa = storage(ta, m, k), sb = storage(tb, k, n), sc{m, n};
+  const int64_t cols = std::max({sa.cols, sb.cols, sc.cols});
+  ASSERT_GT((cols - 1) * ld, int64_t(INT32_MAX)) << "the last column must start past element 2^31";
+  ASSERT_LE(std::max({sa.rows, sb.rows, sc.rows}), kRegionRows);
+  constexpr bool kSameType = std::is_same_v<In, Out>;
+  const size_t in_bytes = size_t(cols * ld) * sizeof(In), out_bytes = kSameType ? 0 : size_t(cols * ld) * sizeof(Out);
+  if (!enough_free_memory(in_bytes + out_bytes)) GTEST_SKIP() << "needs " << in_bytes + out_bytes << " bytes free";
+  In* in = nullptr;
+  Out* out = nullptr;
+  ASSERT_EQ(cudaMalloc(&in, in_bytes), cudaSuccess);
+  if constexpr (kSameType) out = in + 2 * kRegionRows;
+  else ASSERT_EQ(cudaMalloc(&out, out_bytes), cudaSuccess);
+  In* A = in;
+  In* B = in + kRegionRows;
+  Out* C = out;
+  std::vector<double> a(size_t(sa.rows * sa.cols)), b(size_t(sb.rows * sb.cols)), c0(size_t(m * n));
+  std::vector<In> ha(a.size()), hb(b.size());
+  std::vector<Out> hc(c0.size());
+  for (int64_t j = 0; j < sa.cols; ++j)
+    for (int64_t i = 0; i < sa.rows; ++i) {
+      a[size_t(i + j * sa.rows)] = small_int(i, j, 1);
+      ha[size_t(i + j * sa.rows)] = to_elem<In>(a[size_t(i + j * sa.rows)]);
+    }
+  for (int64_t j = 0; j < sb.cols; ++j)
+    for (int64_t i = 0; i < sb.rows; ++i) {
+      b[size_t(i + j * sb.rows)] = small_int(i, j, 2);
+      hb[size_t(i + j * sb.rows)] = to_elem<In>(b[size_t(i + j * sb.rows)]);
+    }
+  for (size_t i = 0; i < c0.size(); ++i) {
+    c0[i] = small_int(int64_t(i) % m, int64_t(i) / m, 3);
+    // beta == 0: C is poisoned, and must come back without a NaN (BLAS: C is not read).
+    hc[i] = beta == 0.0 ? Out(std::numeric_limits<Out>::quiet_NaN()) : Out(c0[i]);
+  }
+  put(A, ld, ha, sa);
+  put(B, ld, hb, sb);
+  put(C, ld, hc, sc);
+  ASSERT_NO_FATAL_FAILURE(run(A, ld, B, ld, C, ld));
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<Out> got(hc.size());
+  ASSERT_EQ(cudaMemcpy2D(got.data(), size_t(m) * sizeof(Out), C, size_t(ld) * sizeof(Out), size_t(m) * sizeof(Out),
+                         size_t(n), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  const std::vector<double> want = reference(ta, tb, m, n, k, alpha, a, b, beta, c0);
+  int bad = 0;
+  for (size_t i = 0; i < want.size() && bad < 5; ++i)
+    if (!(double(got[i]) == want[i])) {
+      ++bad;
+      ADD_FAILURE() << "C(" << int64_t(i) % m << ", " << int64_t(i) / m << ") = " << double(got[i]) << ", want "
+                    << want[i];
+    }
+  EXPECT_EQ(cudaFree(in), cudaSuccess);
+  if constexpr (!kSameType) EXPECT_EQ(cudaFree(out), cudaSuccess);
+}
+
+TEST(LargeSizes, DgemmLeadingDimensionsPastThe32BitEdgeEveryForm) {
+  TCGEMM_REQUIRE_GPU();
+  struct Route {
+    const char* name;
+    tcgemm_config cfg;
+  };
+  auto sm90 = [](int tm, int tn, int tk, int stages, int splits) {
+    tcgemm_config c{};
+    c.family = TCGEMM_FAMILY_SM90_MMA;
+    c.tile_m = tm;
+    c.tile_n = tn;
+    c.tile_k = tk;
+    c.stages = stages;
+    c.k_splits = splits;
+    return c;
+  };
+  tcgemm_config shared_ab{};
+  shared_ab.family = TCGEMM_FAMILY_SHARED_AB;
+  std::vector<Route> routes = {{"auto", tcgemm_config{}}, {"shared_ab", shared_ab}};
+  if (tcgemm::test::hopper_path_expected()) {
+    routes.push_back({"sm90_mma 128x64", sm90(128, 64, 16, 3, 1)});
+    routes.push_back({"sm90_mma 64x64, 2 slices", sm90(64, 64, 16, 4, 2)});
+    routes.push_back({"sm90_mma 32x64, 3 slices", sm90(32, 64, 32, 3, 3)});
+  }
+  const int64_t m = 72, n = 68, k = 66;
+  for (const Route& r : routes)
+    for (const int64_t ld : {kLdBase + 2, kLdBase + 1})  // 16-byte and 8-byte copies
+      for (const char* form : {"NN", "NT", "TN", "TT"}) {
+        const double beta = (ld & 1) ? 0.0 : -2.0;
+        check_large_ld<double, double>(r.name, form[0], form[1], m, n, k, ld, 1.5, beta,
+                                       [&](const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+                                           int64_t ldc) {
+                                         tcgemm_config cfg = r.cfg;
+                                         ASSERT_EQ(tcgemm_dgemm_config(&cfg, form[0], form[1], m, n, k, 1.5, A, lda,
+                                                                       B, ldb, beta, C, ldc, nullptr),
+                                                   TCGEMM_SUCCESS)
+                                             << tcgemm_last_error();
+                                       });
+        if (testing::Test::HasFatalFailure() || testing::Test::IsSkipped()) return;
+      }
+}
+
+TEST(LargeSizes, GemmExLeadingDimensionsPastThe32BitEdgeEveryForm) {
+  TCGEMM_REQUIRE_GPU();
+  // F16 inputs, FP32 C. ld a multiple of 8: the mma.sync path (config NULL) and the WMMA family's cp.async
+  // copies; an odd ld: the WMMA family's element-wise copies.
+  tcgemm_wmma_config wmma{};
+  const int64_t m = 72, n = 80, k = 88;
+  struct Case {
+    const char* name;
+    const tcgemm_wmma_config* cfg;
+    int64_t ld;
+  };
+  const Case cases[] = {{"mma.sync (config NULL)", nullptr, kLdBase + 8},
+                        {"WMMA family, cp.async", &wmma, kLdBase + 8},
+                        {"WMMA family, element-wise", &wmma, kLdBase + 3}};
+  for (const Case& c : cases)
+    for (const char* form : {"NN", "NT", "TN", "TT"}) {
+      const double beta = c.cfg ? 0.0 : 2.0;
+      check_large_ld<__half, float>(c.name, form[0], form[1], m, n, k, c.ld, -1.0, beta,
+                                    [&](const __half* A, int64_t lda, const __half* B, int64_t ldb, float* C,
+                                        int64_t ldc) {
+                                      ASSERT_EQ(tcgemm_gemm_ex(form[0], form[1], m, n, k, -1.0f, A, TCGEMM_TYPE_F16,
+                                                               lda, B, TCGEMM_TYPE_F16, ldb, float(beta), C,
+                                                               TCGEMM_TYPE_F32, ldc, TCGEMM_TYPE_F32, c.cfg, nullptr),
+                                                TCGEMM_SUCCESS)
+                                          << tcgemm_last_error();
+                                    });
+      if (testing::Test::HasFatalFailure() || testing::Test::IsSkipped()) return;
+    }
 }
 
 }  // namespace
