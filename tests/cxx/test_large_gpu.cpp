@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -88,10 +88,14 @@ TEST(LargeSizes, RowsPastThe32BitEdge) {
 
 // ---- leading dimensions past the 32-bit edge ----
 
-// Where the operands live: one allocation of `cols` columns of leading dimension ld, A in rows [0, 96), B in
-// rows [96, 192) and C in rows [192, 288) of every column (inputs may share storage; C does not overlap them).
+// Where the operands live: `cols` columns of leading dimension ld, A in rows [0, 96), B in rows [96, 192) and
+// C in rows [192, 288) of every column (inputs may share storage; C does not overlap them). For a C of
+// another type than the inputs, C has an allocation of its own with the same layout.
 constexpr int64_t kRegionRows = 96;
-constexpr int64_t kLdBase = int64_t(1) << 25;  // 66+ columns of it put the last column past element 2^31
+constexpr int64_t kLdBase = int64_t(1) << 25;  // 65+ columns of it put the last column past element 2^31
+// The largest offsets reached are about 2.95e9 elements: past 2^31 (signed 32-bit indexing breaks), below
+// 2^32 (unsigned 32-bit indexing would not). Going past 2^32 as well would take 35+ GB per operand.
+constexpr double kSentinel = 12345.0;  // the rows of C's region below C: a stray write shows
 
 // Storage rows x cols of op(X) = X (trans 'N') or X^T, for an r x c operand.
 struct Storage {
@@ -99,8 +103,9 @@ struct Storage {
 };
 Storage storage(char trans, int64_t r, int64_t c) { return trans == 'N' ? Storage{r, c} : Storage{c, r}; }
 
-// Small integers: every product and sum below is exact in FP64, and in FP32 for 16-bit inputs.
-double small_int(int64_t i, int64_t j, int salt) { return double(int((i * 7 + j * 13 + salt * 5) % 7) - 3); }
+// Small integers in [-3, 3] that vary along both rows and columns (5 and 3 are prime to 7): every product and
+// sum below is exact in FP64, and in FP32 for 16-bit inputs (|sum| <= 9 k < 2^24).
+double small_int(int64_t i, int64_t j, int salt) { return double(int((i * 5 + j * 3 + salt) % 7) - 3); }
 
 template <class T>
 T to_elem(double v) {
@@ -108,12 +113,25 @@ T to_elem(double v) {
   else return T(v);
 }
 
-// Writes the rows x cols host matrix h (column-major, leading dimension rows) into the device region at d
-// (leading dimension ld).
+// Device memory freed on every way out of a test (a failed ASSERT returns early; these are 16-19 GB).
+struct DeviceFree {
+  void operator()(void* p) const { cudaFree(p); }
+};
+using DeviceBuffer = std::unique_ptr<void, DeviceFree>;
+
+// Copies the rows x cols host matrix h (column-major, leading dimension rows) to or from the device region at
+// d (leading dimension ld).
 template <class T>
 void put(T* d, int64_t ld, const std::vector<T>& h, Storage s) {
   ASSERT_EQ(cudaMemcpy2D(d, size_t(ld) * sizeof(T), h.data(), size_t(s.rows) * sizeof(T), size_t(s.rows) * sizeof(T),
                          size_t(s.cols), cudaMemcpyHostToDevice),
+            cudaSuccess);
+}
+template <class T>
+void get(std::vector<T>& h, const T* d, int64_t ld, Storage s) {
+  h.resize(size_t(s.rows * s.cols));
+  ASSERT_EQ(cudaMemcpy2D(h.data(), size_t(s.rows) * sizeof(T), d, size_t(ld) * sizeof(T), size_t(s.rows) * sizeof(T),
+                         size_t(s.cols), cudaMemcpyDeviceToHost),
             cudaSuccess);
 }
 
@@ -141,30 +159,34 @@ bool enough_free_memory(size_t bytes) {
   return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess && free_bytes >= bytes + (size_t(1) << 30);
 }
 
-// One product through `run(A, lda, B, ldb, C, ldc)` with lda = ldb = ldc = ld, the operands in one allocation
-// of T (In for A and B, Out for C: two allocations when they differ); C compared exactly with the host product.
+// One product through `run(A, lda, B, ldb, C, ldc)` with lda = ldb = ldc = ld (In for A and B, Out for C). C
+// is compared exactly with the host product, and the rows of its region below C must keep their sentinel.
 template <class In, class Out, class Run>
 void check_large_ld(const char* what, char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t ld, double alpha,
                     double beta, Run&& run) {
   SCOPED_TRACE(testing::Message() << what << " " << ta << tb << " ld " << ld << " beta " << beta);
-  const Storage sa = storage(ta, m, k), sb = storage(tb, k, n), sc{m, n};
-  const int64_t cols = std::max({sa.cols, sb.cols, sc.cols});
-  ASSERT_GT((cols - 1) * ld, int64_t(INT32_MAX)) << "the last column must start past element 2^31";
+  const Storage sa = storage(ta, m, k), sb = storage(tb, k, n), sc{m, n}, region{kRegionRows, n};
+  ASSERT_GT((std::min({sa.cols, sb.cols, sc.cols}) - 1) * ld, int64_t(INT32_MAX))
+      << "the last column of A, of B and of C must each start past element 2^31";
   ASSERT_LE(std::max({sa.rows, sb.rows, sc.rows}), kRegionRows);
   constexpr bool kSameType = std::is_same_v<In, Out>;
-  const size_t in_bytes = size_t(cols * ld) * sizeof(In), out_bytes = kSameType ? 0 : size_t(cols * ld) * sizeof(Out);
+  const int64_t in_cols = kSameType ? std::max({sa.cols, sb.cols, sc.cols}) : std::max(sa.cols, sb.cols);
+  const size_t in_bytes = size_t(in_cols * ld) * sizeof(In), out_bytes = kSameType ? 0 : size_t(n * ld) * sizeof(Out);
   if (!enough_free_memory(in_bytes + out_bytes)) GTEST_SKIP() << "needs " << in_bytes + out_bytes << " bytes free";
-  In* in = nullptr;
-  Out* out = nullptr;
-  ASSERT_EQ(cudaMalloc(&in, in_bytes), cudaSuccess);
-  if constexpr (kSameType) out = in + 2 * kRegionRows;
-  else ASSERT_EQ(cudaMalloc(&out, out_bytes), cudaSuccess);
-  In* A = in;
-  In* B = in + kRegionRows;
-  Out* C = out;
+  void* raw = nullptr;
+  ASSERT_EQ(cudaMalloc(&raw, in_bytes), cudaSuccess);
+  const DeviceBuffer in_buf(raw);
+  DeviceBuffer out_buf;
+  if constexpr (!kSameType) {
+    ASSERT_EQ(cudaMalloc(&raw, out_bytes), cudaSuccess);
+    out_buf.reset(raw);
+  }
+  In* A = static_cast<In*>(in_buf.get());
+  In* B = A + kRegionRows;
+  Out* C = kSameType ? reinterpret_cast<Out*>(A + 2 * kRegionRows) : static_cast<Out*>(out_buf.get());
   std::vector<double> a(size_t(sa.rows * sa.cols)), b(size_t(sb.rows * sb.cols)), c0(size_t(m * n));
   std::vector<In> ha(a.size()), hb(b.size());
-  std::vector<Out> hc(c0.size());
+  std::vector<Out> hc(size_t(region.rows * region.cols));
   for (int64_t j = 0; j < sa.cols; ++j)
     for (int64_t i = 0; i < sa.rows; ++i) {
       a[size_t(i + j * sa.rows)] = small_int(i, j, 1);
@@ -175,30 +197,35 @@ void check_large_ld(const char* what, char ta, char tb, int64_t m, int64_t n, in
       b[size_t(i + j * sb.rows)] = small_int(i, j, 2);
       hb[size_t(i + j * sb.rows)] = to_elem<In>(b[size_t(i + j * sb.rows)]);
     }
-  for (size_t i = 0; i < c0.size(); ++i) {
-    c0[i] = small_int(int64_t(i) % m, int64_t(i) / m, 3);
-    // beta == 0: C is poisoned, and must come back without a NaN (BLAS: C is not read).
-    hc[i] = beta == 0.0 ? Out(std::numeric_limits<Out>::quiet_NaN()) : Out(c0[i]);
-  }
-  put(A, ld, ha, sa);
-  put(B, ld, hb, sb);
-  put(C, ld, hc, sc);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < region.rows; ++i) {
+      Out& v = hc[size_t(i + j * region.rows)];
+      if (i >= m) {
+        v = Out(kSentinel);
+        continue;
+      }
+      c0[size_t(i + j * m)] = small_int(i, j, 3);
+      // beta == 0: C is poisoned, and must come back without a NaN (BLAS: C is not read).
+      v = beta == 0.0 ? std::numeric_limits<Out>::quiet_NaN() : Out(c0[size_t(i + j * m)]);
+    }
+  ASSERT_NO_FATAL_FAILURE(put(A, ld, ha, sa));
+  ASSERT_NO_FATAL_FAILURE(put(B, ld, hb, sb));
+  ASSERT_NO_FATAL_FAILURE(put(C, ld, hc, region));
   ASSERT_NO_FATAL_FAILURE(run(A, ld, B, ld, C, ld));
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::vector<Out> got(hc.size());
-  ASSERT_EQ(cudaMemcpy2D(got.data(), size_t(m) * sizeof(Out), C, size_t(ld) * sizeof(Out), size_t(m) * sizeof(Out),
-                         size_t(n), cudaMemcpyDeviceToHost),
-            cudaSuccess);
+  std::vector<Out> got;
+  ASSERT_NO_FATAL_FAILURE(get(got, C, ld, region));
   const std::vector<double> want = reference(ta, tb, m, n, k, alpha, a, b, beta, c0);
   int bad = 0;
-  for (size_t i = 0; i < want.size() && bad < 5; ++i)
-    if (!(double(got[i]) == want[i])) {
-      ++bad;
-      ADD_FAILURE() << "C(" << int64_t(i) % m << ", " << int64_t(i) / m << ") = " << double(got[i]) << ", want "
-                    << want[i];
+  for (int64_t j = 0; j < n && bad < 5; ++j)
+    for (int64_t i = 0; i < region.rows && bad < 5; ++i) {
+      const double g = double(got[size_t(i + j * region.rows)]);
+      const double w = i < m ? want[size_t(i + j * m)] : kSentinel;
+      if (!(g == w)) {
+        ++bad;
+        ADD_FAILURE() << (i < m ? "C(" : "row below C (") << i << ", " << j << ") = " << g << ", want " << w;
+      }
     }
-  EXPECT_EQ(cudaFree(in), cudaSuccess);
-  if constexpr (!kSameType) EXPECT_EQ(cudaFree(out), cudaSuccess);
 }
 
 TEST(LargeSizes, DgemmLeadingDimensionsPastThe32BitEdgeEveryForm) {
@@ -226,16 +253,18 @@ TEST(LargeSizes, DgemmLeadingDimensionsPastThe32BitEdgeEveryForm) {
     routes.push_back({"sm90_mma 32x64, 3 slices", sm90(32, 64, 32, 3, 3)});
   }
   const int64_t m = 72, n = 68, k = 66;
+  constexpr double kAlpha = 1.5;
   for (const Route& r : routes)
     for (const int64_t ld : {kLdBase + 2, kLdBase + 1})  // 16-byte and 8-byte copies
       for (const char* form : {"NN", "NT", "TN", "TT"}) {
-        const double beta = (ld & 1) ? 0.0 : -2.0;
-        check_large_ld<double, double>(r.name, form[0], form[1], m, n, k, ld, 1.5, beta,
+        // beta = 0 (C poisoned, not read) in half of the forms of each copy width, beta != 0 in the others.
+        const double beta = (form[0] == form[1]) ? 0.0 : -2.0;
+        check_large_ld<double, double>(r.name, form[0], form[1], m, n, k, ld, kAlpha, beta,
                                        [&](const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
                                            int64_t ldc) {
                                          tcgemm_config cfg = r.cfg;
-                                         ASSERT_EQ(tcgemm_dgemm_config(&cfg, form[0], form[1], m, n, k, 1.5, A, lda,
-                                                                       B, ldb, beta, C, ldc, nullptr),
+                                         ASSERT_EQ(tcgemm_dgemm_config(&cfg, form[0], form[1], m, n, k, kAlpha, A,
+                                                                       lda, B, ldb, beta, C, ldc, nullptr),
                                                    TCGEMM_SUCCESS)
                                              << tcgemm_last_error();
                                        });
@@ -245,10 +274,12 @@ TEST(LargeSizes, DgemmLeadingDimensionsPastThe32BitEdgeEveryForm) {
 
 TEST(LargeSizes, GemmExLeadingDimensionsPastThe32BitEdgeEveryForm) {
   TCGEMM_REQUIRE_GPU();
-  // F16 inputs, FP32 C. ld a multiple of 8: the mma.sync path (config NULL) and the WMMA family's cp.async
+  // F16 inputs, FP32 C. An ld that is a multiple of 8, with m, n, k multiples of 8 and 16-byte aligned
+  // operands: the mma.sync path (config NULL; tcgemm.h, tcgemm_wmma_config) and the WMMA family's cp.async
   // copies; an odd ld: the WMMA family's element-wise copies.
   tcgemm_wmma_config wmma{};
   const int64_t m = 72, n = 80, k = 88;
+  constexpr float kAlpha = -1.0f;
   struct Case {
     const char* name;
     const tcgemm_wmma_config* cfg;
@@ -259,12 +290,12 @@ TEST(LargeSizes, GemmExLeadingDimensionsPastThe32BitEdgeEveryForm) {
                         {"WMMA family, element-wise", &wmma, kLdBase + 3}};
   for (const Case& c : cases)
     for (const char* form : {"NN", "NT", "TN", "TT"}) {
-      const double beta = c.cfg ? 0.0 : 2.0;
-      check_large_ld<__half, float>(c.name, form[0], form[1], m, n, k, c.ld, -1.0, beta,
+      const float beta = (form[0] == form[1]) ? 0.0f : 2.0f;
+      check_large_ld<__half, float>(c.name, form[0], form[1], m, n, k, c.ld, kAlpha, beta,
                                     [&](const __half* A, int64_t lda, const __half* B, int64_t ldb, float* C,
                                         int64_t ldc) {
-                                      ASSERT_EQ(tcgemm_gemm_ex(form[0], form[1], m, n, k, -1.0f, A, TCGEMM_TYPE_F16,
-                                                               lda, B, TCGEMM_TYPE_F16, ldb, float(beta), C,
+                                      ASSERT_EQ(tcgemm_gemm_ex(form[0], form[1], m, n, k, kAlpha, A, TCGEMM_TYPE_F16,
+                                                               lda, B, TCGEMM_TYPE_F16, ldb, beta, C,
                                                                TCGEMM_TYPE_F32, ldc, TCGEMM_TYPE_F32, c.cfg, nullptr),
                                                 TCGEMM_SUCCESS)
                                           << tcgemm_last_error();

@@ -27,9 +27,9 @@ constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an S
 // this fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate
 // there: their operand panels were read by the rounds before, and one block's 64x32 or 32x32 warp tiles keep
 // the four tensor pipes fed. With 0.6 here too the model ranked 1792^3 and 2048x1536x1024 onto 64x64 (0.243 and
-// 0.141 ms) instead of 128x64 (0.210, 0.119), and 1800x1800x900 and 3000x1200x2400 the other way (8-9%).
+// 0.141 ms) instead of 128x64 (0.210, 0.119), and 1800x1800x900 and 3000x1200x2400 the other way (8-10% in the A/B).
 // Fitted to every tile on 21 squares 1024-4096 and 15 other shapes plus an A/B of the moved picks (single calls,
-// H100, 2026-11-27, bench/results/2026-11-27-h100-plan-tail/): calibration score 1.018 -> 1.005. 128x64 takes
+// H100, 2026-11-27, bench/results/2026-11-27-h100-plan-tail/): calibration score on that grid 1.018 -> 1.005. 128x64 takes
 // 0.9: at 1.0 its 2.1-round 2049^3 ranked first and ran 6% slower than 64x64. The 32x64 tile keeps 0.6 (its
 // small-grid calibration is unchanged either way); the 8-warp tiles have no lone round.
 constexpr double kSm90TailEfficiency[] = {0.9, 1.0, kLoneBlockEfficiency, kLoneBlockEfficiency,
@@ -105,12 +105,13 @@ double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int 
   const int64_t on_busiest = (blocks + sm_count - 1) / sm_count;
   const int64_t full_rounds = on_busiest / per_sm;
   const int64_t rest = on_busiest % per_sm;
-  auto round_us = [&](int64_t resident) {
-    const double eff =
-        resident * warps_per_block >= 8 ? 1.0 : (full_rounds > 0 ? tail_efficiency : kLoneBlockEfficiency);
+  // `tail`: the partial round after full rounds.
+  auto round_us = [&](int64_t resident, bool tail) {
+    const double lone = tail ? tail_efficiency : kLoneBlockEfficiency;
+    const double eff = resident * warps_per_block >= 8 ? 1.0 : lone;
     return resident * flops_per_block / (rate * eff) + kRoundOverheadUs + extra_round_us;
   };
-  return full_rounds * round_us(per_sm) + (rest ? round_us(rest) : 0.0);
+  return full_rounds * round_us(per_sm, false) + (rest ? round_us(rest, full_rounds > 0) : 0.0);
 }
 
 void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k) {
