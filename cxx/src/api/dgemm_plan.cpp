@@ -63,6 +63,14 @@ static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90S
 constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
+// A grid of one row of tiles (m <= tile_m: a C of at most 32 rows on 32x64) streams the other operand past it
+// at this fraction instead: 32x64 read B at 0.78-0.96 of kHbmBytesPerUs at 9..32 x 10000..30000 x 2000..8000
+// (2026-11-27, bench/results/2026-11-27-h100-plan-tail/skinny-c/), where 0.70 ranked 64x64 first and lost
+// 8-19% (13x18404x5248: 0.329 ms against 0.293). The deep-k shapes behind 0.70 have several tile rows. The
+// other tiles keep their fraction (no measurement of this regime).
+constexpr double kSm90SingleRowReadFraction[] = {0.70, 0.84, 0.70, 0.92, 0.70};
+static_assert(sizeof(kSm90SingleRowReadFraction) / sizeof(kSm90SingleRowReadFraction[0]) == kSm90ShapeCount,
+              "one single-row read fraction per kSm90Shapes entry");
 // Warps per SM needed for the full streaming rate (loads in flight: two 4-warp blocks, or one of 8 warps);
 // fewer stream proportionally less.
 constexpr double kSm90StreamingWarpsPerSm = 8.0;
@@ -206,7 +214,9 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) * warps / (kSm90StreamingWarpsPerSm * dev.sm_count));
-  p.memory_us = ab_bytes / (kHbmBytesPerUs * kSm90ReadFraction[shape_index] * streaming) +
+  const double read_fraction =
+      m <= s.tile_m ? kSm90SingleRowReadFraction[shape_index] : kSm90ReadFraction[shape_index];
+  p.memory_us = ab_bytes / (kHbmBytesPerUs * read_fraction * streaming) +
                 (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
   if (workspace_split)
