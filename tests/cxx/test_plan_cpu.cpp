@@ -234,6 +234,11 @@ TEST(PlanModel, ACOfAFewRowsStreamsOnThirtyTwoRowTiles) {
     const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     EXPECT_EQ(p.config.tile_m, 64) << p.summary;
   }
+  // The forms measured with this rule ('N','N', 'N','T', 'T','N') take it; 'T','T', which the kernel runs
+  // transposed (one column of tiles), keeps the deep-k fraction and 64x64.
+  for (const char* f : {"NN", "NT", "TN"})
+    EXPECT_EQ(plan_dgemm(h100(), f[0], f[1], 13, 18404, 5248).config.tile_m, 32) << f;
+  EXPECT_EQ(plan_dgemm(h100(), 'T', 'T', 13, 18404, 5248).config.tile_m, 64);
 }
 
 // Which row counts are the leading dimensions depends on the form: lda = m for 'N' A, k for 'T' A; ldb = k for

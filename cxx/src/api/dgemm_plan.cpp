@@ -23,15 +23,15 @@ static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
-// The last, partial round of a grid that has full rounds before it (its tail): its lone 4-warp blocks run at
-// this fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate
-// there: their operand panels were read by the rounds before, and one block's 64x32 or 32x32 warp tiles keep
-// the four tensor pipes fed. With 0.6 here too the model ranked 1792^3 and 2048x1536x1024 onto 64x64 (0.243 and
-// 0.141 ms) instead of 128x64 (0.210, 0.119), and 1800x1800x900 and 3000x1200x2400 the other way (8-10% in the A/B).
-// Fitted to every tile on 21 squares 1024-4096 and 15 other shapes plus an A/B of the moved picks (single calls,
-// H100, 2026-11-27, bench/results/2026-11-27-h100-plan-tail/): calibration score on that grid 1.018 -> 1.005. 128x64 takes
-// 0.9: at 1.0 its 2.1-round 2049^3 ranked first and ran 6% slower than 64x64. The 32x64 tile keeps 0.6 (its
-// small-grid calibration is unchanged either way); the 8-warp tiles have no lone round.
+// The last, partial round of a grid that has full rounds before it (its tail): its lone 4-warp blocks run at this
+// fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate there: their
+// operand panels were read by the rounds before, and one block's 64x32 or 32x32 warp tiles keep the four tensor
+// pipes fed. With 0.6 here too the model ranked 1792^3 and 2048x1536x1024 onto 64x64 (0.243 and 0.141 ms) instead of
+// 128x64 (0.210, 0.119), and 1800x1800x900 and 3000x1200x2400 the other way (8-10% in the A/B). Fitted to every tile
+// on 21 squares 1024-4096 and 15 other shapes plus an A/B of the moved picks (single calls, H100, 2026-11-27,
+// bench/results/2026-11-27-h100-plan-tail/): calibration score on that grid 1.018 -> 1.005. 128x64 takes 0.9: at 1.0
+// its 2.1-round 2049^3 ranked first and ran 6% slower than 64x64. The 32x64 tile keeps 0.6 (its small-grid
+// calibration is unchanged either way); the 8-warp tiles have no lone round.
 constexpr double kSm90TailEfficiency[] = {0.9, 1.0, kLoneBlockEfficiency, kLoneBlockEfficiency,
                                           kLoneBlockEfficiency};
 static_assert(sizeof(kSm90TailEfficiency) / sizeof(kSm90TailEfficiency[0]) == kSm90ShapeCount,
@@ -63,8 +63,8 @@ static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90S
 constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
-// A grid of one row of tiles (m <= tile_m: a C of at most 32 rows on 32x64) streams the other operand past it
-// at this fraction instead: 32x64 read B at 0.78-0.96 of kHbmBytesPerUs at 9..32 x 10000..30000 x 2000..8000
+// A grid of one row of tiles (m <= tile_m: a C of at most 32 rows on 32x64; forms other than 'T','T') streams B
+// past it at this fraction instead: 32x64 read B at 0.78-0.96 of kHbmBytesPerUs at 9..32 x 10000..30000 x 2000..8000
 // (2026-11-27, bench/results/2026-11-27-h100-plan-tail/skinny-c/), where 0.70 ranked 64x64 first and lost
 // 8-19% (13x18404x5248: 0.329 ms against 0.293). The deep-k shapes behind 0.70 have several tile rows. The
 // other tiles keep their fraction (no measurement of this regime).
@@ -214,8 +214,10 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const double ab_bytes = 8.0 * (double(m) * k + double(k) * n), c_bytes = 8.0 * double(m) * n;
   const double partial_bytes = 2.0 * double(p.workspace_bytes);
   const double streaming = std::fmin(1.0, double(p.blocks) * warps / (kSm90StreamingWarpsPerSm * dev.sm_count));
-  const double read_fraction =
-      m <= s.tile_m ? kSm90SingleRowReadFraction[shape_index] : kSm90ReadFraction[shape_index];
+  // (Not for 'T','T', which the kernel runs transposed: its grid is then one column of tiles streaming the
+  // left operand, a case not measured. The model counts tiles on the call's m and n for every form.)
+  const bool single_row = m <= s.tile_m && !(transa == 'T' && transb == 'T');
+  const double read_fraction = single_row ? kSm90SingleRowReadFraction[shape_index] : kSm90ReadFraction[shape_index];
   p.memory_us = ab_bytes / (kHbmBytesPerUs * read_fraction * streaming) +
                 (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
   double reduce_us = 0.0;
