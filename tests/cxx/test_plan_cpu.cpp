@@ -220,20 +220,22 @@ TEST(PlanModel, TailRoundsRunAtTheFullRateSmallGridsDoNot) {
   }
 }
 
-// A C of a few rows (9..32) over a wide n streams B past one row of tiles: 32x64 reads it at ~0.9 of HBM speed
-// there (measured 0.78-0.96; 13x18404x5248 0.293 ms against 0.329 on 64x64), so the plan takes 32x64. The
-// deep-k shapes, whose grids have several tile rows, keep 64x64 (32x64 measured slower there: 128 us against
-// 107 at 128x128x131072).
+// A C of a few rows (9..32) over a wide n streams B past one wide row of tiles: 32x64 reads it at ~0.9 of HBM
+// speed there (measured 0.78-0.96; 13x18404x5248 0.293 ms against 0.329 on 64x64), so the plan takes 32x64. A
+// narrow grid with the same few rows (deep k over a small n, many slices) was not measured in that regime and
+// keeps 64x64, as do shapes with more rows.
 TEST(PlanModel, ACOfAFewRowsStreamsOnThirtyTwoRowTiles) {
   for (const auto& s : {std::array<int64_t, 3>{13, 18404, 5248}, {24, 20000, 4000}, {32, 16384, 4096},
                         {9, 10000, 8000}, {28, 12000, 6000}}) {
     const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     EXPECT_EQ(p.config.tile_m, 32) << p.summary;
   }
-  for (const auto& s : {std::array<int64_t, 3>{64, 64, 65536}, {128, 128, 131072}, {65536, 64, 64}}) {
+  for (const auto& s : {std::array<int64_t, 3>{32, 64, 65536}, {16, 256, 65536}, {31, 4096, 131072},
+                        {32, 128, 65536}, {64, 64, 65536}, {128, 128, 131072}}) {
     const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     EXPECT_EQ(p.config.tile_m, 64) << p.summary;
   }
+  EXPECT_EQ(plan_dgemm(h100(), 'N', 'T', 31, 8000, 8000).config.tile_m, 32);  // 125 column tiles: measured 1.08
   // The forms measured with this rule ('N','N', 'N','T', 'T','N') take it; 'T','T', which the kernel runs
   // transposed (one column of tiles), keeps the deep-k fraction and 64x64.
   for (const char* f : {"NN", "NT", "TN"})

@@ -63,11 +63,13 @@ static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90S
 constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
-// A grid of one row of tiles (m <= tile_m: a C of at most 32 rows on 32x64; forms other than 'T','T') streams B
-// past it at this fraction instead: 32x64 read B at 0.78-0.96 of kHbmBytesPerUs at 9..32 x 10000..30000 x 2000..8000
-// (2026-11-27, bench/results/2026-11-27-h100-plan-tail/skinny-c/), where 0.70 ranked 64x64 first and lost
-// 8-19% (13x18404x5248: 0.329 ms against 0.293). The deep-k shapes behind 0.70 have several tile rows. The
-// other tiles keep their fraction (no measurement of this regime).
+// A wide grid of one row of tiles (m <= tile_m, at least sm_count / 2 column tiles: a C of at most 32 rows over a
+// wide n on 32x64) streams B past it at this fraction instead: 32x64 read B at 0.78-0.96 of kHbmBytesPerUs at
+// 9..32 x 10000..30000 x 2000..8000 with 1-8 slices (2026-11-27, bench/results/2026-11-27-h100-plan-tail/skinny-c/),
+// where 0.70 ranked 64x64 first and lost 8-19% (13x18404x5248: 0.329 ms on 64x64 in 4 slices, 0.293 on 32x64). The
+// same runs measured 64x64 at 0.72-0.84 (its fraction is 0.84 already) and 128x64 at 0.42-0.51 (compute-bound
+// there), so only 32x64 changes. Narrow grids (deep k with a small C, many slices) keep 0.70: not measured in this
+// regime, and 32x64 was slower than 64x64 at 128x128x131072.
 constexpr double kSm90SingleRowReadFraction[] = {0.70, 0.84, 0.70, 0.92, 0.70};
 static_assert(sizeof(kSm90SingleRowReadFraction) / sizeof(kSm90SingleRowReadFraction[0]) == kSm90ShapeCount,
               "one single-row read fraction per kSm90Shapes entry");
@@ -216,7 +218,8 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const double streaming = std::fmin(1.0, double(p.blocks) * warps / (kSm90StreamingWarpsPerSm * dev.sm_count));
   // (Not for 'T','T', which the kernel runs transposed: its grid is then one column of tiles streaming the
   // left operand, a case not measured. The model counts tiles on the call's m and n for every form.)
-  const bool single_row = m <= s.tile_m && !(transa == 'T' && transb == 'T');
+  const bool single_row =
+      m <= s.tile_m && p.tiles * 2 >= dev.sm_count && !(transa == 'T' && transb == 'T');
   const double read_fraction = single_row ? kSm90SingleRowReadFraction[shape_index] : kSm90ReadFraction[shape_index];
   p.memory_us = ab_bytes / (kHbmBytesPerUs * read_fraction * streaming) +
                 (workspace_split ? 0.0 : c_bytes / (kHbmBytesPerUs * kSm90WriteFraction[shape_index]));
