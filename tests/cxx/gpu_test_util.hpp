@@ -167,6 +167,18 @@ inline std::string describe(const GemmSpec& s) {
 using GemmCall = std::function<tcgemm_status(const GemmSpec&, const double* A, int64_t lda, const double* B,
                                              int64_t ldb, double* C, int64_t ldc, cudaStream_t)>;
 
+// An sm90_mma configuration (0 in stages / k_splits: the family's default depth / no split).
+inline tcgemm_config sm90_mma_config(int tile_m, int tile_n, int tile_k, int stages = 0, int k_splits = 0) {
+  tcgemm_config c{};
+  c.family = TCGEMM_FAMILY_SM90_MMA;
+  c.tile_m = tile_m;
+  c.tile_n = tile_n;
+  c.tile_k = tile_k;
+  c.stages = stages;
+  c.k_splits = k_splits;
+  return c;
+}
+
 // tcgemm_dgemm_config with a fixed configuration, as a GemmCall.
 inline GemmCall dgemm_config_call(const tcgemm_config& c) {
   return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,

@@ -234,23 +234,14 @@ TEST(LargeSizes, DgemmLeadingDimensionsPastThe32BitEdgeEveryForm) {
     const char* name;
     tcgemm_config cfg;
   };
-  auto sm90 = [](int tm, int tn, int tk, int stages, int splits) {
-    tcgemm_config c{};
-    c.family = TCGEMM_FAMILY_SM90_MMA;
-    c.tile_m = tm;
-    c.tile_n = tn;
-    c.tile_k = tk;
-    c.stages = stages;
-    c.k_splits = splits;
-    return c;
-  };
   tcgemm_config shared_ab{};
   shared_ab.family = TCGEMM_FAMILY_SHARED_AB;
   std::vector<Route> routes = {{"auto", tcgemm_config{}}, {"shared_ab", shared_ab}};
   if (tcgemm::test::hopper_path_expected()) {
-    routes.push_back({"sm90_mma 128x64", sm90(128, 64, 16, 3, 1)});
-    routes.push_back({"sm90_mma 64x64, 2 slices", sm90(64, 64, 16, 4, 2)});
-    routes.push_back({"sm90_mma 32x64, 3 slices", sm90(32, 64, 32, 3, 3)});
+    using tcgemm::test::sm90_mma_config;
+    routes.push_back({"sm90_mma 128x64", sm90_mma_config(128, 64, 16, 3, 1)});
+    routes.push_back({"sm90_mma 64x64, 2 slices", sm90_mma_config(64, 64, 16, 4, 2)});
+    routes.push_back({"sm90_mma 32x64, 3 slices", sm90_mma_config(32, 64, 32, 3, 3)});
   }
   const int64_t m = 72, n = 68, k = 66;
   constexpr double kAlpha = 1.5;

@@ -19,13 +19,7 @@ using namespace tcgemm::test;
 const char* const kForms[] = {"NN", "NT", "TN", "TT"};
 
 tcgemm_config sm90_split(int tile_m, int tile_n, int k_splits) {
-  tcgemm_config c{};
-  c.family = TCGEMM_FAMILY_SM90_MMA;
-  c.tile_m = tile_m;
-  c.tile_n = tile_n;
-  c.tile_k = 16;
-  c.k_splits = k_splits;
-  return c;
+  return sm90_mma_config(tile_m, tile_n, 16, /*stages: default*/ 0, k_splits);
 }
 
 tcgemm_config skinny(int k_splits) {

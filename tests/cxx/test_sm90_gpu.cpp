@@ -20,10 +20,12 @@ namespace {
 
 using tcgemm::detail::kSm90ShapeCount;
 using tcgemm::detail::kSm90Shapes;
+using tcgemm::detail::Sm90Shape;
 using tcgemm::test::GemmCall;
 using tcgemm::test::GemmSpec;
 using tcgemm::test::dgemm_config_call;
 using tcgemm::test::run_and_check;
+using tcgemm::test::sm90_mma_config;
 using tcgemm::test::spec;
 
 constexpr int kHopperCcMajor = 9;
@@ -44,13 +46,8 @@ const Size kOddSizes[] = {{1, 1, 1}, {17, 9, 5}, {129, 130, 131}, {300, 257, 77}
 const char* const kTrans[] = {"NN", "NT", "TN", "TT"};
 
 tcgemm_config sm90_config(int shape, int stages) {
-  tcgemm_config c{};
-  c.family = TCGEMM_FAMILY_SM90_MMA;
-  c.tile_m = kSm90Shapes[shape].tile_m;
-  c.tile_n = kSm90Shapes[shape].tile_n;
-  c.tile_k = kSm90Shapes[shape].tile_k;
-  c.stages = stages;
-  return c;
+  const Sm90Shape& s = kSm90Shapes[shape];
+  return sm90_mma_config(s.tile_m, s.tile_n, s.tile_k, stages);
 }
 
 // Each shape at every stage count it accepts: each count is its own predicated k-tile wait
