@@ -70,7 +70,8 @@ static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm9
 // same runs measured 64x64 at 0.72-0.84 (its fraction is 0.84 already) and 128x64 at 0.42-0.51 (compute-bound
 // there), so only 32x64 changes. Narrow grids (deep k with a small C, many slices) keep 0.70: not measured in this
 // regime, and 32x64 was slower than 64x64 at 128x128x131072.
-constexpr double kSm90SingleRowReadFraction[] = {0.70, 0.84, 0.70, 0.92, 0.70};
+constexpr double kSm90SingleRowReadFraction[] = {kSm90ReadFraction[0], kSm90ReadFraction[1], kSm90ReadFraction[2],
+                                                 0.92, kSm90ReadFraction[4]};
 static_assert(sizeof(kSm90SingleRowReadFraction) / sizeof(kSm90SingleRowReadFraction[0]) == kSm90ShapeCount,
               "one single-row read fraction per kSm90Shapes entry");
 // Warps per SM needed for the full streaming rate (loads in flight: two 4-warp blocks, or one of 8 warps);
