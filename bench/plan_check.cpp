@@ -4,7 +4,8 @@
 // two measured candidates it lets the model choose among them as tcgemm_dgemm would (same filters, same order,
 // same tie rule: api/dgemm_plan.hpp) and reports time(model's pick) / time(best measured). The geometric mean
 // of that loss over the shapes is the calibration score docs/tuning.md quotes.
-//   tcgemm-plan-check [--verbose] [--fail-above LOSS] FILE.csv...
+//   tcgemm-plan-check [--verbose | --candidates] [--fail-above LOSS] FILE.csv...
+// (--candidates also prints the model's time and the measured one for every candidate.)
 // Exit status: 0, 1 when --fail-above is given and the geometric mean loss exceeds it, 2 on a usage or input
 // error.
 #include <algorithm>
@@ -94,12 +95,14 @@ bool read_csv(const char* path, std::map<ShapeKey, std::map<std::pair<int, int64
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool verbose = false;
+  bool verbose = false, candidates = false;
   double fail_above = 0.0;
   std::vector<const char*> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--verbose") {
+    if (a == "--candidates") {
+      verbose = candidates = true;
+    } else if (a == "--verbose") {
       verbose = true;
     } else if (a == "--fail-above" && i + 1 < argc) {
       fail_above = std::atof(argv[++i]);
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
       }
     } else if (a == "-h" || a == "--help" || a.rfind("--", 0) == 0) {
       std::fprintf(a == "-h" || a == "--help" ? stdout : stderr,
-                   "usage: tcgemm-plan-check [--verbose] [--fail-above LOSS] FILE.csv...\n"
+                   "usage: tcgemm-plan-check [--verbose | --candidates] [--fail-above LOSS] FILE.csv...\n"
                    "For each shape of the tcgemm-bench CSVs (sm90_mma rows) with >= 2 measured candidates: the "
                    "model's pick among them, as tcgemm_dgemm would choose, against the fastest; then the "
                    "geometric mean and the worst of time(pick) / time(best).\n");
@@ -131,6 +134,7 @@ int main(int argc, char** argv) {
   dev.cc_major = 9;
   dev.sm_count = 132;
   dev.sm90_code = true;
+  dev.cluster_room = &tcgemm::detail::kH100ClusterRoom;
   double log_sum = 0.0, worst = 1.0;
   int counted = 0;
   std::string worst_shape;
@@ -145,9 +149,15 @@ int main(int argc, char** argv) {
     double pick_us = 0.0;
     for (const auto& [id, c] : cands) {
       best_us = std::min(best_us, c.us);
-      if (!tcgemm::detail::sm90_shape_considered(c.shape, form[0], form[1], m, n, k)) continue;
+      const bool shape_considered = tcgemm::detail::sm90_shape_considered(c.shape, form[0], form[1], m, n, k);
       const tcgemm_plan p = tcgemm::detail::plan_sm90_candidate(dev, c.shape, c.requested, form[0], form[1], m, n, k);
-      if (!tcgemm::detail::sm90_candidate_considered(p)) continue;
+      const bool considered = shape_considered && tcgemm::detail::sm90_candidate_considered(p);
+      if (candidates)
+        std::printf("  %lldx%lldx%lld %s %dx%d %lld slices%s: model %.1f us, measured %.1f us%s\n",
+                    static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), form.c_str(),
+                    p.config.tile_m, p.config.tile_n, static_cast<long long>(p.k_slices),
+                    p.cluster_split ? " (cluster)" : "", p.predicted_us, c.us, considered ? "" : " [not considered]");
+      if (!considered) continue;
       if (!have || tcgemm::detail::plan_prefers(p, pick)) {
         pick = p;
         pick_us = c.us;

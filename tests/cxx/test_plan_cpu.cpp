@@ -25,6 +25,7 @@ PlanDevice h100() {
   d.cc_major = 9;
   d.sm_count = 132;
   d.sm90_code = true;
+  d.cluster_room = &tcgemm::detail::kH100ClusterRoom;
   return d;
 }
 PlanDevice a100() {
@@ -104,9 +105,11 @@ TEST(PlanModel, ClusterSplitsFollowTheRule) {
         const int idx = tcgemm::detail::find_sm90_shape(p.config.tile_m, p.config.tile_n, p.config.tile_k);
         ASSERT_GE(idx, 0);
         const tcgemm::detail::Sm90Split split{p.k_slices, p.k_per_slice};
+        const int64_t room = tcgemm::detail::sm90_clusters_at_once(d.cluster_room, idx, p.k_slices, d.sm_count);
         EXPECT_TRUE(tcgemm::detail::sm90_cluster_split(tcgemm::detail::kSm90Shapes[idx], p.config.stages, split,
-                                                       p.tiles, d.sm_count, f[0], f[1]))
+                                                       p.tiles, room, f[0], f[1]))
             << p.summary;
+        EXPECT_LE(p.tiles, room) << "one round of clusters: " << p.summary;
         EXPECT_LE(p.blocks, int64_t(p.blocks_per_sm) * p.sm_count) << "one round of blocks: " << p.summary;
       }
   EXPECT_GT(clustered, 0) << "no shape of the grid took the cluster split";
@@ -116,6 +119,44 @@ TEST(PlanModel, ClusterSplitsFollowTheRule) {
   EXPECT_EQ(small.k_slices, 1) << small.summary;
   EXPECT_EQ(small.config.tile_m, 32) << small.summary;
   EXPECT_EQ(small.config.tile_n, 64) << small.summary;
+}
+
+// A cluster split-K only where every tile's cluster fits on the device at once: the H100 holds 62 clusters of 4
+// 128x64 blocks, not 264 / 4 = 66 (clusters are placed whole inside a GPC; rules.hpp, kH100ClusterRoom).
+// 952x501x4911 (64 tiles) in 4 slices therefore goes through workspace (0.134 ms measured, against 0.178 as two
+// rounds of clusters); 600x700x8001 (55 tiles) stays a cluster. Without a room (the block-slot bound) both would
+// cluster.
+TEST(PlanModel, ClustersOnlyWhereTheyAllFitAtOnce) {
+  namespace d = tcgemm::detail;
+  const int tile128x64 = d::find_sm90_shape(128, 64, 16);
+  const tcgemm_plan over = d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 952, 501, 4911);
+  EXPECT_EQ(over.tiles, 64) << over.summary;
+  EXPECT_EQ(over.k_slices, 4) << over.summary;
+  EXPECT_EQ(over.cluster_split, 0) << over.summary;
+  EXPECT_GT(over.workspace_bytes, 0) << over.summary;
+  const tcgemm_plan fits = d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 600, 700, 8001);
+  EXPECT_EQ(fits.tiles, 55) << fits.summary;
+  EXPECT_EQ(fits.cluster_split, 1) << fits.summary;
+  PlanDevice bound = h100();
+  bound.cluster_room = nullptr;
+  EXPECT_EQ(d::plan_sm90_candidate(bound, tile128x64, 4, 'N', 'N', 952, 501, 4911).cluster_split, 1);
+  // The edge itself: 62 tiles cluster, 63 do not (2 x 31 and 3 x 21 tiles of 128x64).
+  EXPECT_EQ(d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 256, 31 * 64, 4096).cluster_split, 1);
+  EXPECT_EQ(d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 384, 21 * 64, 4096).cluster_split, 0);
+  // The plan for 952x501x4911 is no longer a cluster of more blocks than fit.
+  const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', 952, 501, 4911);
+  if (p.cluster_split) {
+    const int idx = d::find_sm90_shape(p.config.tile_m, p.config.tile_n, p.config.tile_k);
+    EXPECT_LE(p.tiles, d::kH100ClusterRoom.clusters[idx][p.k_slices]) << p.summary;
+  }
+  // The room never exceeds the block slots over the cluster size, and shrinks as clusters grow.
+  for (int s = 0; s < d::kSm90ShapeCount; ++s)
+    for (int slices = 2; slices <= d::kSm90MaxClusterSlices; ++slices) {
+      const int n = d::kH100ClusterRoom.clusters[s][slices];
+      EXPECT_LE(int64_t(n), d::sm90_clusters_at_once(nullptr, s, slices, 132));
+      if (slices > 2) EXPECT_LE(n, d::kH100ClusterRoom.clusters[s][slices - 1]);
+      EXPECT_EQ(n > 0, d::sm90_blocks_per_sm(d::kSm90Shapes[s]) > 1);
+    }
 }
 
 // Small products (one round of 32x64 blocks or less) run unsplit on the 32x64 tile: four warps per block keep

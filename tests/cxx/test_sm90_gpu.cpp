@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "api/dgemm_plan.hpp"       // white-box: the plan model with the device's cluster room
+#include "api/gemm_call.hpp"
+#include "core/device.hpp"
 #include "families/sm90/rules.hpp"  // white-box: kSm90Shapes, so the test covers whatever the table holds
 #include "gpu_test_util.hpp"
 #include "tcgemm/tcgemm.h"
@@ -276,6 +279,57 @@ TEST(Sm90Mma, DefaultConfiguration) {
   s.transb = 'T';
   s.beta = 0.5;
   EXPECT_TRUE(run_and_check(s, dgemm_config_call(c)));
+}
+
+
+// The cluster room (rules.hpp, sm90_cluster_room): CUDA's count of clusters of 2..8 blocks that the device runs
+// at once, for every shape with a cluster instance. It is at most the block slots over the cluster size, never
+// grows with the cluster size, and on the H100 SXM it is the table the CPU tests and tcgemm-plan-check use
+// (kH100ClusterRoom). The plan model running on the device takes it (plan_device).
+TEST(Sm90ClusterRoom, TheDeviceAnswersAndThePlanUsesIt) {
+  TCGEMM_REQUIRE_SM90();
+  namespace d = tcgemm::detail;
+  d::DeviceContext ctx;
+  ASSERT_EQ(d::device_gate(-1, &ctx), TCGEMM_SUCCESS);
+  const d::Sm90ClusterRoom* room = d::sm90_cluster_room(ctx);
+  ASSERT_NE(room, nullptr);
+  EXPECT_EQ(d::plan_device(ctx).cluster_room, room);
+  cudaDeviceProp prop{};
+  CUDA_OK(cudaGetDeviceProperties(&prop, ctx.device));
+  const bool h100_sxm = ctx.sm_count == 132 && std::string(prop.name).find("H100") != std::string::npos;
+  for (int shape = 0; shape < kSm90ShapeCount; ++shape) {
+    std::ostringstream line;
+    line << kSm90Shapes[shape].tile_m << "x" << kSm90Shapes[shape].tile_n << " clusters at once (2..8 blocks):";
+    for (int slices = 2; slices <= d::kSm90MaxClusterSlices; ++slices) {
+      const int n = room->clusters[shape][slices];
+      line << " " << n;
+      if (d::sm90_blocks_per_sm(kSm90Shapes[shape]) == 1) {
+        EXPECT_EQ(n, 0) << "no cluster instance";
+        continue;
+      }
+      EXPECT_GT(n, 0) << line.str();
+      EXPECT_LE(int64_t(n), d::sm90_clusters_at_once(nullptr, shape, slices, ctx.sm_count)) << line.str();
+      if (slices > 2) EXPECT_LE(n, room->clusters[shape][slices - 1]) << line.str();
+      if (h100_sxm) EXPECT_EQ(n, d::kH100ClusterRoom.clusters[shape][slices]) << line.str();
+    }
+    std::printf("%s\n", line.str().c_str());
+  }
+}
+
+// 4 slices of 128x64 on both sides of the room: 62 tiles run as clusters on the H100, 64 through workspace
+// (more tiles than clusters fit at once). Both routes are checked against cuBLAS.
+TEST(Sm90ClusterRoom, SlicesAtTheRoomsEdgeRunEitherRoute) {
+  TCGEMM_REQUIRE_SM90();
+  const tcgemm_config cfg = sm90_mma_config(128, 64, 16, 0, 4);
+  uint64_t seed = 9950;
+  for (const char* t : {"NN", "NT", "TN"})
+    for (const int64_t n : {int64_t(31 * 64), int64_t(32 * 64 - 5)}) {  // 2 x 31 and 2 x 32 tiles
+      GemmSpec s = spec(256, n, 4 * 8 * 16 + 37, ++seed);
+      s.transa = t[0];
+      s.transb = t[1];
+      s.beta = 0.0;  // C poisoned with NaN: the sums must write every element
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg))) << t << " n " << n;
+    }
 }
 
 }  // namespace

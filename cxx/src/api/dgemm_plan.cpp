@@ -202,7 +202,8 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * per_sm);
   // Few slices add up inside a cluster (rules.hpp): no workspace; more go through workspace and a reduction.
-  p.cluster_split = sm90_cluster_split(s, s.default_stages, split, p.tiles, dev.sm_count, transa, transb) ? 1 : 0;
+  const int64_t clusters_at_once = sm90_clusters_at_once(dev.cluster_room, shape_index, split.slices, dev.sm_count);
+  p.cluster_split = sm90_cluster_split(s, s.default_stages, split, p.tiles, clusters_at_once, transa, transb) ? 1 : 0;
   const bool workspace_split = p.k_slices > 1 && !p.cluster_split;
   p.workspace_bytes = workspace_split ? p.k_slices * m * n * int64_t(sizeof(double)) : 0;
   const int64_t padded_k = (split.k_slice + s.tile_k - 1) / s.tile_k * s.tile_k;  // whole k-tiles
@@ -347,7 +348,7 @@ tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb
   };
   thread_local Entry last;
   if (last.valid && last.dev.cc_major == dev.cc_major && last.dev.sm_count == dev.sm_count &&
-      last.dev.sm90_code == dev.sm90_code && last.transa == transa && last.transb == transb && last.m == m &&
+      last.dev.sm90_code == dev.sm90_code && last.dev.cluster_room == dev.cluster_room && last.transa == transa && last.transb == transb && last.m == m &&
       last.n == n && last.k == k)
     return last.config;
   const tcgemm_config config = plan_dgemm(dev, transa, transb, m, n, k, false).config;

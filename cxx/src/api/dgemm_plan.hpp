@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "families/sm90/rules.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace tcgemm::detail {
@@ -22,6 +23,9 @@ struct PlanDevice {
   int cc_major = 0;
   int sm_count = 0;
   bool sm90_code = false;  // the build carries sm_90 code that runs on this device
+  // Clusters of each sm90 shape the device runs at once (families/sm90/rules.hpp; the launcher's own answers,
+  // sm90_cluster_room); null: the block-slot bound.
+  const Sm90ClusterRoom* cluster_room = nullptr;
 };
 
 // tcgemm_plan (public struct) for one problem; transa/transb are 'N' or 'T' (normalised). The summary line

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "core/device.hpp"
@@ -20,6 +21,8 @@ std::mutex g_mutex;
 std::map<int, DeviceContext> g_devices;                    // device -> cached properties (fixed for its life)
 std::set<std::pair<const void*, uint64_t>> g_smem_raised;  // (kernel, context id) whose smem limit is raised
 std::map<std::pair<const void*, uint64_t>, int> g_resident_blocks;  // (kernel, context id) -> blocks per SM
+// (kernel, context id, dynamic shared memory, cluster size) -> clusters at once
+std::map<std::tuple<const void*, uint64_t, size_t, int>, int> g_active_clusters;
 
 // Makes `device` the calling thread's current device for the scope's lifetime and restores the previous one,
 // for queries (cudaFuncGetAttributes) that answer for the current device only.
@@ -194,6 +197,35 @@ int resident_blocks_per_sm(const void* kernel, const DeviceContext& ctx, int thr
   }
   std::lock_guard<std::mutex> lock(g_mutex);
   g_resident_blocks.emplace(key, n);
+  return n;
+}
+
+int max_active_clusters(const void* kernel, const DeviceContext& ctx, int threads, size_t dynamic_smem,
+                        int cluster_y) {
+  const auto key = std::make_tuple(kernel, ctx.context_id, dynamic_smem, cluster_y);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    const auto it = g_active_clusters.find(key);
+    if (it != g_active_clusters.end()) return it->second;
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1, static_cast<unsigned>(cluster_y), 1);
+  config.blockDim = dim3(static_cast<unsigned>(threads), 1, 1);
+  config.dynamicSmemBytes = dynamic_smem;
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = static_cast<unsigned>(cluster_y);
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int n = 0;
+  if (cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n < 0) {
+    (void)cudaGetLastError();
+    n = 0;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_active_clusters.emplace(key, n);
   return n;
 }
 

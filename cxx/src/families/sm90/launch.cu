@@ -9,6 +9,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 #include "core/device.hpp"
@@ -54,6 +57,30 @@ struct ShapeFamily {
                 "kSm90Shapes: max_stages must fit the 227 KB of shared memory a cc 9.0 block can opt in to");
 };
 
+// Clusters of `slices` blocks of shape kShape at depth `stages` that ctx's device runs at once, asked of CUDA
+// for the 'N','N' 16-byte cluster instance: every cluster instance of a shape has the same threads, shared
+// memory and register budget (__launch_bounds__), so the same room. 0 when CUDA cannot say (or the shape has
+// no cluster instance); sm90_clusters_at_once then falls back to the block-slot bound.
+template <int kShape>
+int device_clusters_at_once(const DeviceContext& ctx, int64_t slices, int stages) {
+  using Fam = typename ShapeFamily<kShape>::Fam;
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  if constexpr (Fam::kHasClusterSplit) {
+    if (slices < 2 || slices > kSm90MaxClusterSlices) return 0;
+    using K = typename Fam::template Instance<sm90::kFormNN, true, true>;
+    const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
+    if (ensure_dynamic_smem_limit(kernel, ctx, kKernelName) != TCGEMM_SUCCESS) {
+      clear_error();  // no answer: the bound; a real failure is reported by the launch
+      return 0;
+    }
+    return max_active_clusters(kernel, ctx, K::kThreads,
+                               size_t(sm90_dynamic_smem_bytes(s.tile_m, s.tile_n, s.tile_k, stages)),
+                               static_cast<int>(slices));
+  } else {
+    return 0;
+  }
+}
+
 template <int kShape>
 tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
                            cudaStream_t stream) {
@@ -63,10 +90,15 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
                                     p.ldc, s.tile_m, s.tile_n, cfg.stages, ctx.l2_bytes);
   const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
   // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split), in the
-  // cluster instance of the kernel.
-  if (sm90_cluster_split(s, cfg.stages, split, plan.params.tiles_m * plan.params.tiles_n, ctx.sm_count, p.transa,
-                         p.transb))
-    sm90::apply_cluster_split(plan, split);
+  // cluster instance of the kernel, when the device holds every cluster at once.
+  // (CUDA is asked for the room only when every other clause of the rule holds.)
+  const int64_t tiles = plan.params.tiles_m * plan.params.tiles_n;
+  if (sm90_cluster_split(s, cfg.stages, split, tiles, INT64_MAX, p.transa, p.transb)) {
+    const int asked = device_clusters_at_once<kShape>(ctx, split.slices, cfg.stages);
+    const int64_t room = asked > 0 ? asked : sm90_clusters_at_once(nullptr, kShape, split.slices, ctx.sm_count);
+    if (sm90_cluster_split(s, cfg.stages, split, tiles, room, p.transa, p.transb))
+      sm90::apply_cluster_split(plan, split);
+  }
   return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
     using K = typename decltype(tag)::type;
     // The build's sm_90 code was checked with the device rules (sm90_code_available: every instance of this
@@ -137,6 +169,14 @@ constexpr auto make_shape_launchers(std::index_sequence<I...>) {
 }
 constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
 
+// device_clusters_at_once per kSm90Shapes entry (sm90_cluster_room).
+using ClusterRoomAsker = int (*)(const DeviceContext&, int64_t, int);
+template <size_t... I>
+constexpr auto make_cluster_room_askers(std::index_sequence<I...>) {
+  return std::array<ClusterRoomAsker, sizeof...(I)>{&device_clusters_at_once<static_cast<int>(I)>...};
+}
+constexpr auto kClusterRoomAskers = make_cluster_room_askers(std::make_index_sequence<kSm90ShapeCount>{});
+
 // Carries no work: its cudaFuncAttributes::binaryVersion says which code this file was built with.
 __global__ void sm90_code_probe_kernel() {}
 
@@ -161,6 +201,22 @@ bool sm90_code_available(const DeviceContext& ctx) {
   const bool available = version >= kSm90CodeVersion;
   if (cacheable) cached[ctx.device].store(available ? 2 : 1, std::memory_order_relaxed);
   return available;
+}
+
+const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
+  // One table per CUDA context (a context after cudaDeviceReset asks again; the answers are the device's).
+  static std::mutex mutex;
+  static std::map<uint64_t, std::unique_ptr<Sm90ClusterRoom>> rooms;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& room = rooms[ctx.context_id];
+  if (!room) {
+    room = std::make_unique<Sm90ClusterRoom>();
+    for (int shape = 0; shape < kSm90ShapeCount; ++shape)
+      for (int slices = 2; slices <= kSm90MaxClusterSlices; ++slices) {
+        room->clusters[shape][slices] = kClusterRoomAskers[shape](ctx, slices, kSm90Shapes[shape].default_stages);
+      }
+  }
+  return room.get();
 }
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,

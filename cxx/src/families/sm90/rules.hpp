@@ -116,19 +116,49 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
 // It needs the staged epilogue (each warp's tile parked in the pipeline's shared memory, so stages x (tile_m +
 // tile_n) x tile_k >= tile_m x tile_n) in the 'N','N' layout; 'T','T' stages its tile as a block of C (its D
 // transposed) and has no cluster instance. Measured (docs/tuning.md, "Cluster split-K"), it wins only when the
-// whole grid is one round of blocks on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles
-// deep; other split products reduce through workspace. Tiles of one block per SM never cluster: a cluster is
-// placed whole inside a GPC, and clusters of such blocks do not all fit at once (512x512x16384: 128x128 with 4
-// stages in 8 clustered slices 0.297 ms against 0.177 through workspace; 64x128 in 4 clustered slices 0.293
-// against 0.166). Both routes add the slices in the same order (the same bits), and the choice is a function of
-// the shape and the device, shared by the launcher and the plan model.
+// whole grid is one round of clusters on the device and each slice is at least kSm90MinClusterSliceKTiles k-tiles
+// deep; other split products reduce through workspace. Tiles of one block per SM never cluster (512x512x16384:
+// 128x128 with 4 stages in 8 clustered slices 0.297 ms against 0.177 through workspace; 64x128 in 4 clustered
+// slices 0.293 against 0.166). Both routes add the slices in the same order (the same bits), and the choice is a
+// function of the shape and the device, shared by the launcher and the plan model.
+//
+// "One round of clusters" counts clusters, not blocks: a cluster is placed whole inside one GPC, and a GPC whose
+// free block slots are not a multiple of the cluster size leaves the rest idle. The H100 SXM (132 SMs) holds 62
+// clusters of 4 blocks of a 2-blocks-per-SM kernel, not 264 / 4 = 66, and 92 of 4 at 3 per SM, not 99
+// (cudaOccupancyMaxActiveClusters, confirmed by timing a fixed-length kernel over growing cluster counts:
+// bench/results/2026-11-28-h100-cluster-room/). Counting blocks put 952x501x4911 (64 tiles of 128x64) in 4
+// clustered slices: two rounds, 0.178 ms against 0.136 for 64x64 in 2 slices, 0.69 of cuBLAS.
 constexpr int kSm90MaxClusterSlices = 8;
 constexpr int64_t kSm90MinClusterSliceKTiles = 8;
+// Clusters of `slices` blocks (slices = 2..kSm90MaxClusterSlices) of each shape, at its default depth, that a
+// device runs at once; 0 where not known (a shape of one block per SM, or no device asked).
+struct Sm90ClusterRoom {
+  int32_t clusters[kSm90ShapeCount][kSm90MaxClusterSlices + 1];
+};
+// The H100 SXM's answers (132 SMs; cudaOccupancyMaxActiveClusters of the library's kernels, 2026-11-28), for the
+// host-only uses of the plan model that have no device to ask: the CPU tests and tcgemm-plan-check, whose
+// calibration files were measured on that device.
+constexpr Sm90ClusterRoom kH100ClusterRoom = {{
+    {0, 0, 132, 79, 62, 47, 39, 32, 30},  // 128x64, 2 blocks per SM
+    {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 64x64, 3 blocks per SM
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},          // 128x128, 1 block per SM
+    {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 32x64, 3 blocks per SM
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},          // 64x128, 1 block per SM
+}};
+// Clusters of `slices` blocks of kSm90Shapes[shape] at once: the device's answer when `room` has it, else the
+// count of block slots (an upper bound: what the rule used before it knew of GPCs).
+constexpr int64_t sm90_clusters_at_once(const Sm90ClusterRoom* room, int shape, int64_t slices, int sm_count) {
+  if (slices < 2 || slices > kSm90MaxClusterSlices) return 0;
+  if (room && room->clusters[shape][slices] > 0) return room->clusters[shape][slices];
+  return int64_t(sm_count) * sm90_blocks_per_sm(kSm90Shapes[shape]) / slices;
+}
+// clusters_at_once: sm90_clusters_at_once for this shape and split.slices (what the launcher asks CUDA for, at
+// the call's depth).
 constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
-                                  int sm_count, char transa, char transb) {
+                                  int64_t clusters_at_once, char transa, char transb) {
   return split.slices > 1 && split.slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
-         split.k_slice >= kSm90MinClusterSliceKTiles * s.tile_k &&
-         sm90_blocks_per_sm(s) > 1 && tiles * split.slices <= int64_t(sm_count) * sm90_blocks_per_sm(s) &&
+         split.k_slice >= kSm90MinClusterSliceKTiles * s.tile_k && sm90_blocks_per_sm(s) > 1 &&
+         tiles <= clusters_at_once &&
          int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
 }
 
@@ -167,5 +197,9 @@ tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, i
 // True when this build carries sm_90 code for the family that can run on ctx's device (a build whose
 // CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
 bool sm90_code_available(const DeviceContext& ctx);
+// The cluster room of ctx's device (Sm90ClusterRoom), asked of CUDA once per CUDA context for the cluster
+// instances at their default depth; never null; entries CUDA could not answer are 0. Records no error and
+// leaves no CUDA error pending. Only for a device with sm_90 code (sm90_code_available).
+const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx);
 
 }  // namespace tcgemm::detail
