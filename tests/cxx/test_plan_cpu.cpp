@@ -143,12 +143,21 @@ TEST(PlanModel, ClustersOnlyWhereTheyAllFitAtOnce) {
   // The edge itself: 62 tiles cluster, 63 do not (2 x 31 and 3 x 21 tiles of 128x64).
   EXPECT_EQ(d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 256, 31 * 64, 4096).cluster_split, 1);
   EXPECT_EQ(d::plan_sm90_candidate(h100(), tile128x64, 4, 'N', 'N', 384, 21 * 64, 4096).cluster_split, 0);
-  // The plan for 952x501x4911 is no longer a cluster of more blocks than fit.
+  // The plan for 952x501x4911 is no cluster of more tiles than fit (today: 128x64 in 4 slices through
+  // workspace).
   const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', 952, 501, 4911);
-  if (p.cluster_split) {
-    const int idx = d::find_sm90_shape(p.config.tile_m, p.config.tile_n, p.config.tile_k);
-    EXPECT_LE(p.tiles, d::kH100ClusterRoom.clusters[idx][p.k_slices]) << p.summary;
-  }
+  const int idx = d::find_sm90_shape(p.config.tile_m, p.config.tile_n, p.config.tile_k);
+  ASSERT_GE(idx, 0) << p.summary;
+  EXPECT_FALSE(p.cluster_split && p.tiles > d::kH100ClusterRoom.clusters[idx][p.k_slices]) << p.summary;
+  // A room entry of -1 (CUDA could not say) falls back to the block slots; 0 (nothing fits) forbids.
+  d::Sm90ClusterRoom unknown = d::kH100ClusterRoom, none = d::kH100ClusterRoom;
+  unknown.clusters[tile128x64][4] = -1;
+  none.clusters[tile128x64][4] = 0;
+  EXPECT_EQ(d::sm90_clusters_at_once(&unknown, tile128x64, 4, 132), 132 * 2 / 4);
+  EXPECT_EQ(d::sm90_clusters_at_once(&none, tile128x64, 4, 132), 0);
+  PlanDevice nothing_fits = h100();
+  nothing_fits.cluster_room = &none;
+  EXPECT_EQ(d::plan_sm90_candidate(nothing_fits, tile128x64, 4, 'N', 'N', 600, 700, 8001).cluster_split, 0);
   // The room never exceeds the block slots over the cluster size, and shrinks as clusters grow.
   for (int s = 0; s < d::kSm90ShapeCount; ++s)
     for (int slices = 2; slices <= d::kSm90MaxClusterSlices; ++slices) {

@@ -88,6 +88,48 @@ TEST(SplitK, BitIdenticalFromRunToRun) {
   }
 }
 
+// The two routes of a split-K product add the same slices in the same order: 128x64 at 3 stages runs 2..7
+// slices of 20 tiles as clusters (they fit: rules.hpp, sm90_cluster_split), at 2 stages through workspace and
+// the reduction kernel (2 stages cannot park a warp tile for the cluster). Every count of the reduction's
+// few-slices kernel (split_k_reduce.cu) against the cluster's sum, bit for bit, in 'N','N' and 'T','N', with
+// alpha and beta; C's element count is not a multiple of a reduction block's.
+TEST(SplitK, WorkspaceAndClusterRoutesGiveTheSameBits) {
+  TCGEMM_REQUIRE_SM90_PATH();
+  const int64_t m = 250, n = 637, k = 2085;  // 2 x 10 tiles; 131 k-tiles, at least 18 per slice
+  const std::vector<double> hA = random_matrix(k, k, k, 71), hB = random_matrix(k, n, k, 72),
+                            hC = random_matrix(m, n, m, 73);
+  DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
+  ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
+  CUDA_OK(dA.upload(hA));
+  CUDA_OK(dB.upload(hB));
+  for (const char* f : {"NN", "TN"})
+    for (int splits = 2; splits <= 7; ++splits) {
+      std::vector<double> out[2];
+      for (const int stages : {2, 3}) {
+        const tcgemm_config cfg = sm90_mma_config(128, 64, 16, stages, splits);
+        CUDA_OK(dC.upload(hC));
+        ASSERT_EQ(tcgemm_dgemm_config(&cfg, f[0], f[1], m, n, k, -0.75, dA.get(), k, dB.get(), k, 0.5, dC.get(), m,
+                                      nullptr),
+                  TCGEMM_SUCCESS)
+            << tcgemm_last_error();
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(dC.download(&out[stages - 2]));
+      }
+      EXPECT_EQ(0, std::memcmp(out[0].data(), out[1].data(), out[0].size() * sizeof(double)))
+          << f << " k_splits " << splits;
+    }
+  // And the sum itself, through the workspace route, against cuBLAS for every few-slices count.
+  uint64_t seed = 20500;
+  for (int splits = 2; splits <= 7; ++splits)
+    for (const char* f : kForms) {
+      GemmSpec s = spec(131, 77, 1500, ++seed);
+      s.transa = f[0];
+      s.transb = f[1];
+      s.beta = splits % 2 ? 0.0 : 1.5;
+      EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(128, 128, splits)))) << f << " k_splits " << splits;
+    }
+}
+
 // Deep-k shapes through tcgemm_dgemm itself (the plan splits them).
 TEST(SplitK, DeepKThroughTheAutomaticPlan) {
   TCGEMM_REQUIRE_SM90_PATH();

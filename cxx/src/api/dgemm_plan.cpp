@@ -348,8 +348,8 @@ tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb
   };
   thread_local Entry last;
   if (last.valid && last.dev.cc_major == dev.cc_major && last.dev.sm_count == dev.sm_count &&
-      last.dev.sm90_code == dev.sm90_code && last.dev.cluster_room == dev.cluster_room && last.transa == transa && last.transb == transb && last.m == m &&
-      last.n == n && last.k == k)
+      last.dev.sm90_code == dev.sm90_code && last.dev.cluster_room == dev.cluster_room && last.transa == transa &&
+      last.transb == transb && last.m == m && last.n == n && last.k == k)
     return last.config;
   const tcgemm_config config = plan_dgemm(dev, transa, transb, m, n, k, false).config;
   last = Entry{true, dev, transa, transb, m, n, k, config};

@@ -14,10 +14,11 @@
 
 #include <cstdint>
 
-#include "families/sm90/rules.hpp"
 #include "tcgemm/tcgemm.h"
 
 namespace tcgemm::detail {
+
+struct Sm90ClusterRoom;  // families/sm90/rules.hpp
 
 struct PlanDevice {
   int cc_major = 0;

@@ -164,22 +164,34 @@ tcgemm_status device_gate(int requested, DeviceContext* ctx, int device_arg_pos)
   return TCGEMM_SUCCESS;
 }
 
-tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name) {
+namespace {
+// ensure_dynamic_smem_limit's work; records nothing. *what names the CUDA call that failed.
+cudaError_t raise_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char** what) {
   const auto key = std::make_pair(kernel, ctx.context_id);
   {
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_smem_raised.count(key)) return TCGEMM_SUCCESS;
+    if (g_smem_raised.count(key)) return cudaSuccess;
   }
   cudaFuncAttributes attr;
   cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
-  if (e != cudaSuccess) return set_cuda_error(e, kernel_name);
+  if (e != cudaSuccess) return e;
   // The opt-in limit covers static + dynamic shared memory; leave room for the kernel's static part.
   const int dynamic_max = int(ctx.smem_optin) - int(attr.sharedSizeBytes);
   e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_max);
-  if (e != cudaSuccess) return set_cuda_error(e, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  if (e != cudaSuccess) {
+    *what = "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)";
+    return e;
+  }
   std::lock_guard<std::mutex> lock(g_mutex);
   g_smem_raised.insert(key);
-  return TCGEMM_SUCCESS;
+  return cudaSuccess;
+}
+}  // namespace
+
+tcgemm_status ensure_dynamic_smem_limit(const void* kernel, const DeviceContext& ctx, const char* kernel_name) {
+  const char* what = kernel_name;
+  const cudaError_t e = raise_dynamic_smem_limit(kernel, ctx, &what);
+  return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, what);
 }
 
 int resident_blocks_per_sm(const void* kernel, const DeviceContext& ctx, int threads, size_t dynamic_smem,
@@ -208,6 +220,11 @@ int max_active_clusters(const void* kernel, const DeviceContext& ctx, int thread
     const auto it = g_active_clusters.find(key);
     if (it != g_active_clusters.end()) return it->second;
   }
+  const char* what = "";
+  if (raise_dynamic_smem_limit(kernel, ctx, &what) != cudaSuccess) {
+    (void)cudaGetLastError();  // no answer (not cached: a later call may get one); the caller's bound applies
+    return -1;
+  }
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(1, static_cast<unsigned>(cluster_y), 1);
   config.blockDim = dim3(static_cast<unsigned>(threads), 1, 1);
@@ -222,7 +239,7 @@ int max_active_clusters(const void* kernel, const DeviceContext& ctx, int thread
   int n = 0;
   if (cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n < 0) {
     (void)cudaGetLastError();
-    n = 0;
+    return -1;
   }
   std::lock_guard<std::mutex> lock(g_mutex);
   g_active_clusters.emplace(key, n);

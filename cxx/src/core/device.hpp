@@ -25,9 +25,9 @@ int resident_blocks_per_sm(const void* kernel, const DeviceContext& ctx, int thr
                            int fallback);
 // Clusters of cluster_y blocks (the cluster along y) of `kernel`, launched with `threads` threads and
 // `dynamic_smem` bytes, that ctx's device runs at once (cudaOccupancyMaxActiveClusters: clusters are placed whole
-// inside a GPC, so this can be less than the block slots / cluster_y). Asked of CUDA once per (kernel, CUDA
-// context, dynamic_smem, cluster_y); 0 when CUDA cannot say (no error is left pending). The kernel's dynamic
-// shared-memory limit must already allow dynamic_smem (ensure_dynamic_smem_limit).
+// inside a GPC, so this can be less than the block slots / cluster_y). Raises the kernel's dynamic shared-memory
+// limit first (as ensure_dynamic_smem_limit). Asked of CUDA once per (kernel, CUDA context, dynamic_smem,
+// cluster_y); -1 when CUDA cannot say (not cached). Records no error and leaves no CUDA error pending.
 int max_active_clusters(const void* kernel, const DeviceContext& ctx, int threads, size_t dynamic_smem,
                         int cluster_y);
 // The architecture the loaded code of `kernel` was compiled for on `device` (which need not be the current

@@ -58,27 +58,41 @@ struct ShapeFamily {
 };
 
 // Clusters of `slices` blocks of shape kShape at depth `stages` that ctx's device runs at once, asked of CUDA
-// for the 'N','N' 16-byte cluster instance: every cluster instance of a shape has the same threads, shared
-// memory and register budget (__launch_bounds__), so the same room. 0 when CUDA cannot say (or the shape has
-// no cluster instance); sm90_clusters_at_once then falls back to the block-slot bound.
+// for the 'N','N' 16-byte cluster instance. The other cluster instances of a shape have the same threads, shared
+// memory and register cap (__launch_bounds__); one that needs fewer registers fits at least as many clusters, so
+// the answer is never too high for them. -1 when CUDA cannot say or the shape has no cluster instance.
 template <int kShape>
 int device_clusters_at_once(const DeviceContext& ctx, int64_t slices, int stages) {
   using Fam = typename ShapeFamily<kShape>::Fam;
   constexpr Sm90Shape s = kSm90Shapes[kShape];
   if constexpr (Fam::kHasClusterSplit) {
-    if (slices < 2 || slices > kSm90MaxClusterSlices) return 0;
+    if (slices < 2 || slices > kSm90MaxClusterSlices) return -1;
     using K = typename Fam::template Instance<sm90::kFormNN, true, true>;
-    const void* kernel = reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>);
-    if (ensure_dynamic_smem_limit(kernel, ctx, kKernelName) != TCGEMM_SUCCESS) {
-      clear_error();  // no answer: the bound; a real failure is reported by the launch
-      return 0;
-    }
-    return max_active_clusters(kernel, ctx, K::kThreads,
+    return max_active_clusters(reinterpret_cast<const void*>(&sm90::sm90_mma_kernel<K>), ctx, K::kThreads,
                                size_t(sm90_dynamic_smem_bytes(s.tile_m, s.tile_n, s.tile_k, stages)),
                                static_cast<int>(slices));
   } else {
-    return 0;
+    return -1;
   }
+}
+
+// The launcher's route: a cluster split-K when the rule holds (rules.hpp, sm90_cluster_split) with the room the
+// plan model also reads (sm90_cluster_room) at the shape's default depth, or CUDA's answer for another depth
+// (explicit configurations; the plan never picks those).
+template <int kShape>
+bool takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
+  if (!sm90_cluster_eligible(s, cfg.stages, split, p.transa, p.transb)) return false;  // no CUDA query
+  const int64_t tiles = ceil_div_nonneg(p.m, s.tile_m) * ceil_div_nonneg(p.n, s.tile_n);
+  int64_t room = 0;
+  if (cfg.stages == s.default_stages) {
+    room = sm90_clusters_at_once(sm90_cluster_room(ctx), kShape, split.slices, ctx.sm_count);
+  } else {
+    const int asked = device_clusters_at_once<kShape>(ctx, split.slices, cfg.stages);
+    room = asked >= 0 ? asked : sm90_clusters_at_once(nullptr, kShape, split.slices, ctx.sm_count);
+  }
+  return sm90_cluster_split(s, cfg.stages, split, tiles, room, p.transa, p.transb);
 }
 
 template <int kShape>
@@ -89,16 +103,9 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
   sm90::Plan plan = sm90::make_plan(p.transa, p.transb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
                                     p.ldc, s.tile_m, s.tile_n, cfg.stages, ctx.l2_bytes);
   const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
-  // Few slices: one cluster per tile adds them in shared memory (rules.hpp, sm90_cluster_split), in the
-  // cluster instance of the kernel, when the device holds every cluster at once.
-  // (CUDA is asked for the room only when every other clause of the rule holds.)
-  const int64_t tiles = plan.params.tiles_m * plan.params.tiles_n;
-  if (sm90_cluster_split(s, cfg.stages, split, tiles, INT64_MAX, p.transa, p.transb)) {
-    const int asked = device_clusters_at_once<kShape>(ctx, split.slices, cfg.stages);
-    const int64_t room = asked > 0 ? asked : sm90_clusters_at_once(nullptr, kShape, split.slices, ctx.sm_count);
-    if (sm90_cluster_split(s, cfg.stages, split, tiles, room, p.transa, p.transb))
-      sm90::apply_cluster_split(plan, split);
-  }
+  // Few slices: one cluster per tile adds them in shared memory, in the cluster instance of the kernel, when
+  // the device holds every tile's cluster at once.
+  if (takes_cluster_route<kShape>(p, cfg, ctx)) sm90::apply_cluster_split(plan, split);
   return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
     using K = typename decltype(tag)::type;
     // The build's sm_90 code was checked with the device rules (sm90_code_available: every instance of this
@@ -169,13 +176,17 @@ constexpr auto make_shape_launchers(std::index_sequence<I...>) {
 }
 constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
 
-// device_clusters_at_once per kSm90Shapes entry (sm90_cluster_room).
-using ClusterRoomAsker = int (*)(const DeviceContext&, int64_t, int);
+// device_clusters_at_once and takes_cluster_route per kSm90Shapes entry.
+struct ClusterRoute {
+  int (*ask)(const DeviceContext&, int64_t, int);
+  bool (*takes)(const GemmProblem&, const tcgemm_config&, const DeviceContext&);
+};
 template <size_t... I>
-constexpr auto make_cluster_room_askers(std::index_sequence<I...>) {
-  return std::array<ClusterRoomAsker, sizeof...(I)>{&device_clusters_at_once<static_cast<int>(I)>...};
+constexpr auto make_cluster_routes(std::index_sequence<I...>) {
+  return std::array<ClusterRoute, sizeof...(I)>{
+      ClusterRoute{&device_clusters_at_once<static_cast<int>(I)>, &takes_cluster_route<static_cast<int>(I)>}...};
 }
-constexpr auto kClusterRoomAskers = make_cluster_room_askers(std::make_index_sequence<kSm90ShapeCount>{});
+constexpr auto kClusterRoutes = make_cluster_routes(std::make_index_sequence<kSm90ShapeCount>{});
 
 // Carries no work: its cudaFuncAttributes::binaryVersion says which code this file was built with.
 __global__ void sm90_code_probe_kernel() {}
@@ -204,19 +215,35 @@ bool sm90_code_available(const DeviceContext& ctx) {
 }
 
 const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
-  // One table per CUDA context (a context after cudaDeviceReset asks again; the answers are the device's).
+  // Every automatic call reads the room (plan_device): the last answer is kept per thread, so the common case
+  // takes no lock. The tables are kept for the process (one per device and CUDA context; a context after
+  // cudaDeviceReset asks again), so the pointers stay valid.
+  thread_local int last_device = -1;
+  thread_local uint64_t last_context = 0;
+  thread_local const Sm90ClusterRoom* last_room = nullptr;
+  if (last_room && last_device == ctx.device && last_context == ctx.context_id) return last_room;
   static std::mutex mutex;
-  static std::map<uint64_t, std::unique_ptr<Sm90ClusterRoom>> rooms;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& room = rooms[ctx.context_id];
+  static std::map<std::pair<int, uint64_t>, std::unique_ptr<Sm90ClusterRoom>> rooms;
+  std::lock_guard<std::mutex> lock(mutex);  // held while a new table is asked for (about 0.3 ms, once)
+  auto& room = rooms[{ctx.device, ctx.context_id}];
   if (!room) {
-    room = std::make_unique<Sm90ClusterRoom>();
+    auto fresh = std::make_unique<Sm90ClusterRoom>();
     for (int shape = 0; shape < kSm90ShapeCount; ++shape)
-      for (int slices = 2; slices <= kSm90MaxClusterSlices; ++slices) {
-        room->clusters[shape][slices] = kClusterRoomAskers[shape](ctx, slices, kSm90Shapes[shape].default_stages);
-      }
+      for (int slices = 0; slices <= kSm90MaxClusterSlices; ++slices)
+        fresh->clusters[shape][slices] =
+            slices < 2 || sm90_blocks_per_sm(kSm90Shapes[shape]) == 1
+                ? 0
+                : kClusterRoutes[shape].ask(ctx, slices, kSm90Shapes[shape].default_stages);
+    room = std::move(fresh);
   }
-  return room.get();
+  last_device = ctx.device;
+  last_context = ctx.context_id;
+  last_room = room.get();
+  return last_room;
+}
+
+bool sm90_takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
+  return kClusterRoutes[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)].takes(p, cfg, ctx);
 }
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,

@@ -125,41 +125,50 @@ constexpr Sm90Split sm90_split(int64_t k, int64_t requested, int tile_k) {
 // "One round of clusters" counts clusters, not blocks: a cluster is placed whole inside one GPC, and a GPC whose
 // free block slots are not a multiple of the cluster size leaves the rest idle. The H100 SXM (132 SMs) holds 62
 // clusters of 4 blocks of a 2-blocks-per-SM kernel, not 264 / 4 = 66, and 92 of 4 at 3 per SM, not 99
-// (cudaOccupancyMaxActiveClusters, confirmed by timing a fixed-length kernel over growing cluster counts:
-// bench/results/2026-11-28-h100-cluster-room/). Counting blocks put 952x501x4911 (64 tiles of 128x64) in 4
-// clustered slices: two rounds, 0.178 ms against 0.136 for 64x64 in 2 slices, 0.69 of cuBLAS.
+// (cudaOccupancyMaxActiveClusters; a fixed-length kernel timed over growing cluster counts turns from one round
+// to two within one cluster of CUDA's count: bench/results/2026-11-28-h100-cluster-room/). Counting blocks put
+// 952x501x4911 (64 tiles of 128x64) in 4 clustered slices: two rounds, 0.178 ms against 0.134 through
+// workspace, 0.69 of cuBLAS.
 constexpr int kSm90MaxClusterSlices = 8;
 constexpr int64_t kSm90MinClusterSliceKTiles = 8;
 // Clusters of `slices` blocks (slices = 2..kSm90MaxClusterSlices) of each shape, at its default depth, that a
-// device runs at once; 0 where not known (a shape of one block per SM, or no device asked).
+// device runs at once: CUDA's answer (0: none of that size fits, or the shape has no cluster instance), or -1
+// where CUDA could not say.
 struct Sm90ClusterRoom {
   int32_t clusters[kSm90ShapeCount][kSm90MaxClusterSlices + 1];
 };
-// The H100 SXM's answers (132 SMs; cudaOccupancyMaxActiveClusters of the library's kernels, 2026-11-28), for the
-// host-only uses of the plan model that have no device to ask: the CPU tests and tcgemm-plan-check, whose
-// calibration files were measured on that device.
+// The answers of the H100 SXM the calibration files were measured on (132 SMs; 2026-11-28), for the host-only
+// uses of the plan model, which have no device to ask: the CPU tests and tcgemm-plan-check. Another board may
+// answer differently; the library always asks its own device (sm90_cluster_room).
+static_assert(kSm90ShapeCount == 5, "kH100ClusterRoom has one row per kSm90Shapes entry, in its order");
 constexpr Sm90ClusterRoom kH100ClusterRoom = {{
-    {0, 0, 132, 79, 62, 47, 39, 32, 30},  // 128x64, 2 blocks per SM
+    {0, 0, 132, 79, 62, 47, 39, 32, 30},   // 128x64, 2 blocks per SM
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 64x64, 3 blocks per SM
-    {0, 0, 0, 0, 0, 0, 0, 0, 0},          // 128x128, 1 block per SM
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 128x128, 1 block per SM: no cluster instance
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 32x64, 3 blocks per SM
-    {0, 0, 0, 0, 0, 0, 0, 0, 0},          // 64x128, 1 block per SM
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 64x128, 1 block per SM: no cluster instance
 }};
-// Clusters of `slices` blocks of kSm90Shapes[shape] at once: the device's answer when `room` has it, else the
-// count of block slots (an upper bound: what the rule used before it knew of GPCs).
+// Clusters of `slices` blocks of kSm90Shapes[shape] at once: `room`'s answer when it has one, else (no room, or
+// CUDA could not say) the count of block slots, an upper bound (what the rule used before it knew of GPCs).
 constexpr int64_t sm90_clusters_at_once(const Sm90ClusterRoom* room, int shape, int64_t slices, int sm_count) {
   if (slices < 2 || slices > kSm90MaxClusterSlices) return 0;
-  if (room && room->clusters[shape][slices] > 0) return room->clusters[shape][slices];
+  if (room && room->clusters[shape][slices] >= 0) return room->clusters[shape][slices];
   return int64_t(sm_count) * sm90_blocks_per_sm(kSm90Shapes[shape]) / slices;
 }
-// clusters_at_once: sm90_clusters_at_once for this shape and split.slices (what the launcher asks CUDA for, at
-// the call's depth).
-constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
-                                  int64_t clusters_at_once, char transa, char transb) {
+// Everything the cluster split-K needs but the room: the slice count, slices of at least
+// kSm90MinClusterSliceKTiles k-tiles, a cluster instance (more than one block per SM, not 'T','T') and a pipeline
+// deep enough to park a warp tile.
+constexpr bool sm90_cluster_eligible(const Sm90Shape& s, int stages, const Sm90Split& split, char transa,
+                                     char transb) {
   return split.slices > 1 && split.slices <= kSm90MaxClusterSlices && !(transa == 'T' && transb == 'T') &&
          split.k_slice >= kSm90MinClusterSliceKTiles * s.tile_k && sm90_blocks_per_sm(s) > 1 &&
-         tiles <= clusters_at_once &&
          int64_t(stages) * (s.tile_m + s.tile_n) * s.tile_k >= int64_t(s.tile_m) * s.tile_n;
+}
+// The rule: eligible, and every tile's cluster on the device at once (clusters_at_once: sm90_clusters_at_once
+// for this shape and split.slices, at the call's depth).
+constexpr bool sm90_cluster_split(const Sm90Shape& s, int stages, const Sm90Split& split, int64_t tiles,
+                                  int64_t clusters_at_once, char transa, char transb) {
+  return sm90_cluster_eligible(s, stages, split, transa, transb) && tiles <= clusters_at_once;
 }
 
 // Rasterization (kernel.cuh): blocks walk the C tile grid in groups of tile rows, tile rows fastest inside a
@@ -197,9 +206,13 @@ tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, i
 // True when this build carries sm_90 code for the family that can run on ctx's device (a build whose
 // CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
 bool sm90_code_available(const DeviceContext& ctx);
-// The cluster room of ctx's device (Sm90ClusterRoom), asked of CUDA once per CUDA context for the cluster
-// instances at their default depth; never null; entries CUDA could not answer are 0. Records no error and
-// leaves no CUDA error pending. Only for a device with sm_90 code (sm90_code_available).
+// The cluster room of ctx's device (Sm90ClusterRoom) at every shape's default depth, asked of CUDA once per
+// (device, CUDA context) for the 'N','N' cluster instance of each shape; never null. The plan model reads it
+// (plan_device), and so does the launcher at the default depth, so the two take the same route. Records no
+// error and leaves no CUDA error pending. Only for a device with sm_90 code (sm90_code_available).
 const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx);
+// Whether launch_sm90_mma runs this product (validated; cfg of this family, resolved) as a cluster split-K: the
+// launcher's own decision, for the tests.
+bool sm90_takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx);
 
 }  // namespace tcgemm::detail
