@@ -163,7 +163,9 @@ TEST(PlanModel, ClustersOnlyWhereTheyAllFitAtOnce) {
     for (int slices = 2; slices <= d::kSm90MaxClusterSlices; ++slices) {
       const int n = d::kH100ClusterRoom.clusters[s][slices];
       EXPECT_LE(int64_t(n), d::sm90_clusters_at_once(nullptr, s, slices, 132));
-      if (slices > 2) EXPECT_LE(n, d::kH100ClusterRoom.clusters[s][slices - 1]);
+      if (slices > 2) {
+        EXPECT_LE(n, d::kH100ClusterRoom.clusters[s][slices - 1]);
+      }
       EXPECT_EQ(n > 0, d::sm90_blocks_per_sm(d::kSm90Shapes[s]) > 1);
     }
 }

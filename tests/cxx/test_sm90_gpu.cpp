@@ -309,7 +309,9 @@ TEST(Sm90ClusterRoom, TheDeviceAnswersAndThePlanUsesIt) {
       }
       EXPECT_GT(n, 0) << line.str();
       EXPECT_LE(int64_t(n), d::sm90_clusters_at_once(nullptr, shape, slices, ctx.sm_count)) << line.str();
-      if (slices > 2) EXPECT_LE(n, room->clusters[shape][slices - 1]) << line.str();
+      if (slices > 2) {
+        EXPECT_LE(n, room->clusters[shape][slices - 1]) << line.str();
+      }
     }
     std::printf("%s%s\n", line.str().c_str(), as_h100 ? " (as kH100ClusterRoom)" : " (differs from kH100ClusterRoom)");
   }

@@ -58,9 +58,10 @@ struct ShapeFamily {
 };
 
 // Clusters of `slices` blocks of shape kShape at depth `stages` that ctx's device runs at once, asked of CUDA
-// for the 'N','N' 16-byte cluster instance. The other cluster instances of a shape have the same threads, shared
-// memory and register cap (__launch_bounds__); one that needs fewer registers fits at least as many clusters, so
-// the answer is never too high for them. -1 when CUDA cannot say or the shape has no cluster instance.
+// for the 'N','N' 16-byte cluster instance. Every cluster instance of a shape has the same threads and shared
+// memory, and __launch_bounds__ caps its registers at the shape's planned blocks per SM, which every instance
+// reaches (sm90_blocks_per_sm: registers bind for every entry), so they all have this room. -1 when CUDA cannot
+// say or the shape has no cluster instance.
 template <int kShape>
 int device_clusters_at_once(const DeviceContext& ctx, int64_t slices, int stages) {
   using Fam = typename ShapeFamily<kShape>::Fam;
@@ -222,8 +223,10 @@ const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
   thread_local uint64_t last_context = 0;
   thread_local const Sm90ClusterRoom* last_room = nullptr;
   if (last_room && last_device == ctx.device && last_context == ctx.context_id) return last_room;
-  static std::mutex mutex;
-  static std::map<std::pair<int, uint64_t>, std::unique_ptr<Sm90ClusterRoom>> rooms;
+  // Never destroyed: threads may still hold table pointers while the process exits. A table is built once per
+  // context; an entry CUDA could not answer then (-1) keeps the block-slot bound for that context.
+  static std::mutex& mutex = *new std::mutex;
+  static auto& rooms = *new std::map<std::pair<int, uint64_t>, std::unique_ptr<Sm90ClusterRoom>>;
   std::lock_guard<std::mutex> lock(mutex);  // held while a new table is asked for (about 0.3 ms, once)
   auto& room = rooms[{ctx.device, ctx.context_id}];
   if (!room) {
@@ -243,7 +246,8 @@ const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
 }
 
 bool sm90_takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
-  return kClusterRoutes[find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k)].takes(p, cfg, ctx);
+  const int shape = find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k);
+  return shape >= 0 && kClusterRoutes[shape].takes(p, cfg, ctx);
 }
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,

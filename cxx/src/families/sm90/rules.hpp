@@ -141,13 +141,25 @@ struct Sm90ClusterRoom {
 // uses of the plan model, which have no device to ask: the CPU tests and tcgemm-plan-check. Another board may
 // answer differently; the library always asks its own device (sm90_cluster_room).
 static_assert(kSm90ShapeCount == 5, "kH100ClusterRoom has one row per kSm90Shapes entry, in its order");
-constexpr Sm90ClusterRoom kH100ClusterRoom = {{
+inline constexpr Sm90ClusterRoom kH100ClusterRoom = {{
     {0, 0, 132, 79, 62, 47, 39, 32, 30},   // 128x64, 2 blocks per SM
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 64x64, 3 blocks per SM
     {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 128x128, 1 block per SM: no cluster instance
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 32x64, 3 blocks per SM
     {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 64x128, 1 block per SM: no cluster instance
 }};
+// Each row of the table: zero exactly for the shapes without a cluster instance (one block per SM), and never
+// more clusters than block slots over the cluster size.
+constexpr bool sm90_cluster_room_plausible(const Sm90ClusterRoom& room, int sm_count) {
+  for (int s = 0; s < kSm90ShapeCount; ++s)
+    for (int slices = 2; slices <= kSm90MaxClusterSlices; ++slices) {
+      const int64_t n = room.clusters[s][slices];
+      if ((n > 0) != (sm90_blocks_per_sm(kSm90Shapes[s]) > 1)) return false;
+      if (n > int64_t(sm_count) * sm90_blocks_per_sm(kSm90Shapes[s]) / slices) return false;
+    }
+  return true;
+}
+static_assert(sm90_cluster_room_plausible(kH100ClusterRoom, 132), "kH100ClusterRoom: a row out of bounds");
 // Clusters of `slices` blocks of kSm90Shapes[shape] at once: `room`'s answer when it has one, else (no room, or
 // CUDA could not say) the count of block slots, an upper bound (what the rule used before it knew of GPCs).
 constexpr int64_t sm90_clusters_at_once(const Sm90ClusterRoom* room, int shape, int64_t slices, int sm_count) {
@@ -207,7 +219,8 @@ tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, i
 // CMAKE_CUDA_ARCHITECTURES lacks 90 has none). Cached per device; records no error.
 bool sm90_code_available(const DeviceContext& ctx);
 // The cluster room of ctx's device (Sm90ClusterRoom) at every shape's default depth, asked of CUDA once per
-// (device, CUDA context) for the 'N','N' cluster instance of each shape; never null. The plan model reads it
+// (device, CUDA context) for the 'N','N' cluster instance of each shape (an entry CUDA could not answer stays -1
+// for that context); never null. The plan model reads it
 // (plan_device), and so does the launcher at the default depth, so the two take the same route. Records no
 // error and leaves no CUDA error pending. Only for a device with sm_90 code (sm90_code_available).
 const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx);
