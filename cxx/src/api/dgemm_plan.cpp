@@ -154,7 +154,11 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.k_per_slice = chunk;
   p.tiles = skinny_blocks_per_chunk(s);
   p.blocks = p.tiles * p.k_slices;
-  p.blocks_per_sm = 6;  // 256 threads, 37 KB of shared memory at most (the cluster kernel's S chunk and sums)
+  // Resident blocks (registers bind; CUDA 13.0's allocation, ptxas -v): the k-contiguous kernels are capped at
+  // 128 registers, 2 blocks per SM (ncu at 1x4096x4096: 112 registers, 2 blocks, 30 clusters of 8 at once); the
+  // cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks), 72-74 for 4 (3), 94 for 8 (2). Only the
+  // summary's waves read it: the skinny time is its traffic (kSkinnyStreamingBlocksPerSm).
+  p.blocks_per_sm = s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4);
   p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
   // Up to 8 chunks of a k-contiguous G add up in a cluster (skinny_cluster_reduces): no workspace and no
