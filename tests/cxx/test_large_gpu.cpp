@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -113,12 +112,6 @@ T to_elem(double v) {
   else return T(v);
 }
 
-// Device memory freed on every way out of a test (a failed ASSERT returns early; these are 16-19 GB).
-struct DeviceFree {
-  void operator()(void* p) const { cudaFree(p); }
-};
-using DeviceBuffer = std::unique_ptr<void, DeviceFree>;
-
 // Copies the rows x cols host matrix h (column-major, leading dimension rows) to or from the device region at
 // d (leading dimension ld).
 template <class T>
@@ -173,17 +166,14 @@ void check_large_ld(const char* what, char ta, char tb, int64_t m, int64_t n, in
   const int64_t in_cols = kSameType ? std::max({sa.cols, sb.cols, sc.cols}) : std::max(sa.cols, sb.cols);
   const size_t in_bytes = size_t(in_cols * ld) * sizeof(In), out_bytes = kSameType ? 0 : size_t(n * ld) * sizeof(Out);
   if (!enough_free_memory(in_bytes + out_bytes)) GTEST_SKIP() << "needs " << in_bytes + out_bytes << " bytes free";
-  void* raw = nullptr;
-  ASSERT_EQ(cudaMalloc(&raw, in_bytes), cudaSuccess);
-  const DeviceBuffer in_buf(raw);
-  DeviceBuffer out_buf;
-  if constexpr (!kSameType) {
-    ASSERT_EQ(cudaMalloc(&raw, out_bytes), cudaSuccess);
-    out_buf.reset(raw);
-  }
-  In* A = static_cast<In*>(in_buf.get());
+  // Freed on every way out of the test (a failed ASSERT returns early; these are 16-19 GB).
+  const tcgemm::test::DeviceBuffer<In> in_buf(in_bytes / sizeof(In));
+  const tcgemm::test::DeviceBuffer<Out> out_buf(out_bytes / sizeof(Out));
+  ASSERT_TRUE(in_buf.get() != nullptr) << "cudaMalloc of " << in_bytes << " bytes";
+  if constexpr (!kSameType) ASSERT_TRUE(out_buf.get() != nullptr) << "cudaMalloc of " << out_bytes << " bytes";
+  In* A = in_buf.get();
   In* B = A + kRegionRows;
-  Out* C = kSameType ? reinterpret_cast<Out*>(A + 2 * kRegionRows) : static_cast<Out*>(out_buf.get());
+  Out* C = kSameType ? reinterpret_cast<Out*>(A + 2 * kRegionRows) : out_buf.get();
   std::vector<double> a(size_t(sa.rows * sa.cols)), b(size_t(sb.rows * sb.cols)), c0(size_t(m * n));
   std::vector<In> ha(a.size()), hb(b.size());
   std::vector<Out> hc(size_t(region.rows * region.cols));

@@ -164,30 +164,22 @@ tcgemm_status launch_batch_shape(const GemmProblem& p, int64_t batch, int64_t st
   return TCGEMM_SUCCESS;
 }
 
-// One entry per kSm90Shapes entry: its one-product and strided-batch launchers.
+// One entry per kSm90Shapes entry: its one-product and strided-batch launchers, the CUDA query of its cluster
+// room (sm90_cluster_room) and its launcher's cluster-route decision (sm90_takes_cluster_route).
 struct ShapeLaunchers {
   tcgemm_status (*one)(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
   tcgemm_status (*batch)(const GemmProblem&, int64_t, int64_t, int64_t, int64_t, const tcgemm_config&,
                          const DeviceContext&, cudaStream_t);
+  int (*clusters_at_once)(const DeviceContext&, int64_t, int);
+  bool (*takes_cluster_route)(const GemmProblem&, const tcgemm_config&, const DeviceContext&);
 };
 template <size_t... I>
 constexpr auto make_shape_launchers(std::index_sequence<I...>) {
   return std::array<ShapeLaunchers, sizeof...(I)>{
-      ShapeLaunchers{&launch_shape<static_cast<int>(I)>, &launch_batch_shape<static_cast<int>(I)>}...};
+      ShapeLaunchers{&launch_shape<static_cast<int>(I)>, &launch_batch_shape<static_cast<int>(I)>,
+                     &device_clusters_at_once<static_cast<int>(I)>, &takes_cluster_route<static_cast<int>(I)>}...};
 }
 constexpr auto kShapeLaunchers = make_shape_launchers(std::make_index_sequence<kSm90ShapeCount>{});
-
-// device_clusters_at_once and takes_cluster_route per kSm90Shapes entry.
-struct ClusterRoute {
-  int (*ask)(const DeviceContext&, int64_t, int);
-  bool (*takes)(const GemmProblem&, const tcgemm_config&, const DeviceContext&);
-};
-template <size_t... I>
-constexpr auto make_cluster_routes(std::index_sequence<I...>) {
-  return std::array<ClusterRoute, sizeof...(I)>{
-      ClusterRoute{&device_clusters_at_once<static_cast<int>(I)>, &takes_cluster_route<static_cast<int>(I)>}...};
-}
-constexpr auto kClusterRoutes = make_cluster_routes(std::make_index_sequence<kSm90ShapeCount>{});
 
 // Carries no work: its cudaFuncAttributes::binaryVersion says which code this file was built with.
 __global__ void sm90_code_probe_kernel() {}
@@ -236,7 +228,7 @@ const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
         fresh->clusters[shape][slices] =
             slices < 2 || sm90_blocks_per_sm(kSm90Shapes[shape]) == 1
                 ? 0
-                : kClusterRoutes[shape].ask(ctx, slices, kSm90Shapes[shape].default_stages);
+                : kShapeLaunchers[shape].clusters_at_once(ctx, slices, kSm90Shapes[shape].default_stages);
     room = std::move(fresh);
   }
   last_device = ctx.device;
@@ -247,7 +239,7 @@ const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx) {
 
 bool sm90_takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
   const int shape = find_sm90_shape(cfg.tile_m, cfg.tile_n, cfg.tile_k);
-  return shape >= 0 && kClusterRoutes[shape].takes(p, cfg, ctx);
+  return shape >= 0 && kShapeLaunchers[shape].takes_cluster_route(p, cfg, ctx);
 }
 
 tcgemm_status launch_sm90_mma(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,

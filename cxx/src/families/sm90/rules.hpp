@@ -220,9 +220,9 @@ tcgemm_status launch_sm90_strided_batched(const GemmProblem& p, int64_t batch, i
 bool sm90_code_available(const DeviceContext& ctx);
 // The cluster room of ctx's device (Sm90ClusterRoom) at every shape's default depth, asked of CUDA once per
 // (device, CUDA context) for the 'N','N' cluster instance of each shape (an entry CUDA could not answer stays -1
-// for that context); never null. The plan model reads it
-// (plan_device), and so does the launcher at the default depth, so the two take the same route. Records no
-// error and leaves no CUDA error pending. Only for a device with sm_90 code (sm90_code_available).
+// for that context); never null. The plan model reads it (plan_device), and so does the launcher at the default
+// depth, so the two take the same route. Records no error and leaves no CUDA error pending. Only for a device
+// with sm_90 code (sm90_code_available).
 const Sm90ClusterRoom* sm90_cluster_room(const DeviceContext& ctx);
 // Whether launch_sm90_mma runs this product (validated; cfg of this family, resolved) as a cluster split-K: the
 // launcher's own decision, for the tests.
