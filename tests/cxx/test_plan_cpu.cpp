@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/dgemm_plan.hpp"
+#include "core/problem.hpp"
 #include "host/pipelined_dgemm.hpp"
 #include "families/skinny/rules.hpp"
 #include "families/sm90/rules.hpp"
@@ -48,7 +49,8 @@ TEST(PlanModel, VectorLikeShapesTakeTheSkinnyFamily) {
 // The skinny family's k-chunks: a cluster adds up to 8 of a k-contiguous large operand on the sm90 path (no
 // workspace); the cols-contiguous kernel, more chunks, and devices without sm_90 code use the workspace.
 TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
-  const tcgemm_plan k_contiguous = plan_dgemm(h100(), 'N', 'N', 1, 4096, 4096);  // G = B 'N'
+  // 3 rows: the column-stream route (1-2 rows) does not apply.
+  const tcgemm_plan k_contiguous = plan_dgemm(h100(), 'N', 'N', 3, 4096, 4096);  // G = B 'N''
   ASSERT_EQ(k_contiguous.config.family, TCGEMM_FAMILY_SKINNY) << k_contiguous.summary;
   EXPECT_GT(k_contiguous.k_slices, 1) << k_contiguous.summary;
   EXPECT_LE(k_contiguous.k_slices, 8) << k_contiguous.summary;
@@ -62,9 +64,96 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
   EXPECT_GT(deep.k_slices, 8) << deep.summary;
   EXPECT_EQ(deep.cluster_split, 0) << deep.summary;
   EXPECT_GT(deep.workspace_bytes, 0) << deep.summary;
-  const tcgemm_plan ampere = plan_dgemm(a100(), 'N', 'N', 1, 4096, 4096);
+  const tcgemm_plan ampere = plan_dgemm(a100(), 'N', 'N', 3, 4096, 4096);
   EXPECT_EQ(ampere.cluster_split, 0) << ampere.summary;
   EXPECT_GT(ampere.workspace_bytes, 0) << ampere.summary;
+}
+
+// The skinny family's column-stream route (one warp per whole column of a k-contiguous large operand):
+// the launcher's decision for one call, with stand-in pointers (only their alignment is read), at each of the
+// rule's edges; and the plan describes the route the launcher takes for whole arrays.
+TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
+  using namespace tcgemm::detail;
+  const int sms = 132;
+  const int64_t wide = int64_t(kSkinnyStreamMinWarpsPerSm) * sms;   // the fewest columns it takes
+  const int64_t deep = int64_t(kSkinnyStreamDeepWarpsPerSm) * sms;  // ... beyond kSkinnyStreamDeepK
+  const auto* aligned_a = reinterpret_cast<const double*>(uintptr_t(1) << 20);
+  const auto* aligned_b = reinterpret_cast<const double*>(uintptr_t(1) << 30);
+  auto* c = reinterpret_cast<double*>(uintptr_t(1) << 40);
+  // m <= 8: S = op(A), G = op(B) (k-contiguous with B 'N'); whole arrays unless changed below.
+  auto problem = [&](char ta, char tb, int64_t m, int64_t n, int64_t k) {
+    GemmProblem p;
+    p.transa = ta;
+    p.transb = tb;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.A = aligned_a;
+    p.lda = ta == 'N' ? m : k;
+    p.B = aligned_b;
+    p.ldb = tb == 'N' ? k : n;
+    p.C = c;
+    p.ldc = m;
+    return p;
+  };
+  const tcgemm_config automatic{};
+  tcgemm_config chunks = automatic;
+  chunks.k_splits = 3;
+  auto takes = [&](const GemmProblem& p, const tcgemm_config& cfg = tcgemm_config{}) {
+    return skinny_takes_column_stream(p, cfg, sms);
+  };
+  EXPECT_TRUE(takes(problem('N', 'N', 1, 4096, 4096)));
+  EXPECT_TRUE(takes(problem('T', 'N', 1, 4096, 4096)));
+  EXPECT_TRUE(takes(problem('N', 'N', 2, 4096, 4096)));                 // S's columns dense (lda = 2)
+  EXPECT_TRUE(takes(problem('T', 'N', 4096, 1, 4096)));                 // n = 1: G = A^T with A 'T'
+  EXPECT_TRUE(takes(problem('T', 'T', wide, 2, kSkinnyStreamDeepK)));   // the fewest columns
+  EXPECT_FALSE(takes(problem('T', 'T', wide - 1, 2, kSkinnyStreamDeepK)));
+  EXPECT_FALSE(takes(problem('T', 'T', wide, 2, kSkinnyStreamDeepK + 2)));  // deeper: more columns needed
+  EXPECT_TRUE(takes(problem('T', 'T', deep, 2, 8192)));                 // ... and rows x k at the cap
+  EXPECT_FALSE(takes(problem('T', 'T', deep - 1, 2, 8192)));
+  EXPECT_FALSE(takes(problem('N', 'N', 4096, 1, 4096)));                // G cols-contiguous
+  EXPECT_FALSE(takes(problem('N', 'T', 1, 4096, 4096)));                // G cols-contiguous
+  EXPECT_FALSE(takes(problem('N', 'N', 3, 4096, 4096)));                // 3 rows
+  EXPECT_FALSE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMinK - 2)));
+  EXPECT_TRUE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMinK)));
+  EXPECT_TRUE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMaxSElems)));
+  EXPECT_FALSE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMaxSElems + 2)));
+  EXPECT_FALSE(takes(problem('N', 'N', 2, 4096, kSkinnyStreamMaxSElems / 2 + 2)));
+  EXPECT_FALSE(takes(problem('N', 'N', 1, 4096, 4096), chunks));        // explicit chunks: the chunked kernel
+  EXPECT_TRUE(takes(problem('N', 'N', 1, 4096, 4097)));                 // odd ldb: every other column peels
+  GemmProblem p = problem('N', 'N', 1, 4096, 4096);
+  p.B = aligned_b + 1;  // G misaligned: every column peels its first element
+  EXPECT_TRUE(takes(p));
+  p = problem('N', 'N', 1, 4096, 4096);
+  p.A = aligned_a + 1;  // S misaligned: still compact (read in 8-byte loads)
+  EXPECT_TRUE(takes(p));
+  p.lda = 3;  // S a row of a larger matrix: strided
+  EXPECT_FALSE(takes(p));
+  p = problem('N', 'N', 2, 4096, 4096);
+  p.lda = 4;  // two rows of a larger matrix: S's columns not dense
+  EXPECT_FALSE(takes(p));
+  p = problem('T', 'N', 2, 4096, 4096);
+  p.lda = 4097;  // S k-contiguous rows with an odd stride: compact
+  EXPECT_TRUE(takes(p));
+
+  // The plan (whole arrays) on the same shapes.
+  for (const auto& s : {std::array<int64_t, 3>{1, 4096, 4096}, {2, 4096, 4096}, {1, 4096, 4097},
+                        {1, 4096, kSkinnyStreamMaxSElems + 2}, {3, 4096, 4096}, {1, wide - 1, 4096},
+                        {1, 4096, kSkinnyStreamMinK - 1}}) {
+    const tcgemm_plan plan = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
+    ASSERT_EQ(plan.config.family, TCGEMM_FAMILY_SKINNY) << plan.summary;
+    const bool streams = takes(problem('N', 'N', s[0], s[1], s[2]));
+    EXPECT_EQ(std::string(plan.summary).find("a warp streams each whole column") != std::string::npos, streams)
+        << plan.summary;
+    if (streams) {
+      EXPECT_EQ(plan.k_slices, 1) << plan.summary;
+      EXPECT_EQ(plan.workspace_bytes, 0) << plan.summary;
+      EXPECT_EQ(plan.cluster_split, 0) << plan.summary;
+      EXPECT_EQ(plan.blocks, (s[1] + kSkinnyStreamColsPerBlock - 1) / kSkinnyStreamColsPerBlock) << plan.summary;
+    } else {
+      EXPECT_EQ(plan.tiles, (s[1] + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock) << plan.summary;  // chunked
+    }
+  }
 }
 
 TEST(PlanModel, DeepKWithASmallCIsSplit) {

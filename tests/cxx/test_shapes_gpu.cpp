@@ -4,6 +4,8 @@
 #include <atomic>
 #include <thread>
 
+#include "core/problem.hpp"
+#include "families/skinny/rules.hpp"  // white-box: the column-stream route's decision and edges
 #include "gpu_test_util.hpp"
 
 namespace {
@@ -313,12 +315,84 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
     }
 }
 
-// Two runs give the same bits, through workspace (18 chunks) and in a cluster (7 chunks, k-contiguous G). (The
-// two routes add the chunks in the same order; the API has no way to run one product through both.)
+// The column-stream route (one or two rows over a deep k-contiguous G, a warp per whole column): every layout
+// of S it takes (k-contiguous rows with 16-byte or 8-byte loads, dense columns), odd k, columns that start
+// off a 16-byte boundary (odd leading dimension, misaligned G), the fewest columns it takes, both sides (m or n
+// small), alpha/beta; and beside them calls the launcher sends to the chunked kernel instead (strided S, too
+// few columns, too shallow). Each call first asserts the route the
+// launcher takes with the call's own pointers, then the result is checked against cuBLAS (NaN-poisoned C).
+TEST(Skinny, ColumnStreamRouteEveryLayout) {
+  TCGEMM_REQUIRE_GPU();
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  using tcgemm::detail::kSkinnyStreamMinK;
+  const int64_t wide = int64_t(tcgemm::detail::kSkinnyStreamMinWarpsPerSm) * sms;   // the fewest columns
+  const int64_t deep = int64_t(tcgemm::detail::kSkinnyStreamDeepWarpsPerSm) * sms;  // ... past k = 4096
+  struct Case {
+    char ta, tb;
+    int64_t m, n, k;
+    int64_t lda_pad, ldb_pad, a_offset, b_offset;
+    bool streams;
+  };
+  const Case cases[] = {
+      {'N', 'N', 1, wide, 2048, 0, 0, 0, 0, true},         // the fewest columns
+      {'N', 'N', 1, 3000, kSkinnyStreamMinK, 0, 0, 0, 0, true},  // the shallowest k
+      {'N', 'N', 1, deep + 37, 4097, 0, 1, 0, 0, true},    // odd k over ldb = 4098: the odd tail
+      {'N', 'N', 1, deep + 3, 4097, 0, 0, 0, 0, true},     // odd ldb: every other column peels its first k
+      {'N', 'N', 2, 3000, 3001, 0, 2, 0, 0, true},         // 2 rows, odd k, ldb = 3003
+      {'T', 'N', 1, 3000, 4096, 0, 0, 1, 0, true},         // S misaligned: 8-byte S loads
+      {'N', 'N', 2, 3001, 8192, 0, 0, 0, 0, true},         // S's columns dense, rows x k at the cap
+      {'T', 'N', 2, 2500, 3000, 1, 0, 0, 0, true},         // S's rows k-contiguous at an odd stride
+      {'T', 'N', 2, 2500, 3000, 0, 0, 0, 0, true},         // ... at an even stride: 16-byte S loads
+      {'T', 'N', deep + 5, 1, 6000, 0, 0, 0, 0, true},     // n = 1: G = A^T
+      {'T', 'T', wide, 2, 4096, 2, 0, 0, 0, true},         // n = 2, S = B^T with dense columns, lda = k + 2
+      {'N', 'N', 1, 3000, 4096, 2, 0, 0, 0, false},        // S strided (lda = 3): the chunked kernel
+      {'N', 'N', 1, 3000, 4096, 0, 0, 0, 1, true},         // G misaligned: every column peels
+      {'T', 'N', 2, 3000, 4096, 0, 0, 0, 1, true},         // ... with 16-byte aligned S rows: 8-byte S loads
+      {'N', 'N', 1, 3000, kSkinnyStreamMinK - 1, 0, 0, 0, 0, false},  // too shallow: the chunked kernel
+      {'N', 'N', 1, wide - 1, 4096, 0, 0, 0, 0, false},    // one column too few
+      {'N', 'N', 1, deep - 1, 6000, 0, 0, 0, 0, false}};   // ... for a deeper k
+  uint64_t seed = 23700;
+  for (const Case& c : cases) {
+    GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+    s.transa = c.ta;
+    s.transb = c.tb;
+    s.lda_pad = c.lda_pad;
+    s.ldb_pad = c.ldb_pad;
+    s.a_offset = c.a_offset;
+    s.b_offset = c.b_offset;
+    s.alpha = (seed % 2) ? 1.0 : -1.5;
+    s.beta = (seed % 3) ? 0.0 : 0.25;
+    const GemmCall checked_route = [&c, sms](const GemmSpec& g, const double* A, int64_t lda, const double* B,
+                                             int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+      tcgemm::detail::GemmProblem p;
+      p.transa = g.transa;
+      p.transb = g.transb;
+      p.m = g.m;
+      p.n = g.n;
+      p.k = g.k;
+      p.alpha = g.alpha;
+      p.A = A;
+      p.lda = lda;
+      p.B = B;
+      p.ldb = ldb;
+      p.beta = g.beta;
+      p.C = C;
+      p.ldc = ldc;
+      EXPECT_EQ(tcgemm::detail::skinny_takes_column_stream(p, tcgemm_config{}, sms), c.streams) << describe(g);
+      return tcgemm_dgemm(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc, stream);
+    };
+    EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s);
+  }
+}
+
+// Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G) and on the
+// column-stream route (1 row, no chunks). (The two chunked routes add the chunks in the same order; the API has
+// no way to run one product through both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
-  for (const int64_t k : {9000, 3000}) {
-    const int64_t m = 3, n = 5000;
+  for (const int64_t k : {9000, 3000, 4096}) {
+    const int64_t m = k == 4096 ? 1 : 3, n = 5000;  // 1 x 5000 x 4096: the column-stream route
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
     ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());

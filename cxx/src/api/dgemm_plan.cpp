@@ -125,10 +125,18 @@ double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int 
   return full_rounds * round_us(per_sm, false) + (rest ? round_us(rest, full_rounds > 0) : 0.0);
 }
 
+// Whether the skinny family takes its column-stream route for whole arrays (the plan's assumption: S is then
+// compact).
+bool skinny_plan_streams_columns(int sm_count, char transa, char transb, int64_t m, int64_t n, int64_t k) {
+  return skinny_streams_columns(skinny_shape(transa, transb, m, n, k), 0, sm_count, true);
+}
+
 void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k) {
   const tcgemm_config& c = p.config;
   char head[96];
-  if (c.family == TCGEMM_FAMILY_SKINNY)
+  if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
+    std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, a warp streams each whole column)");
+  else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
   else
     std::snprintf(head, sizeof head, "%s %dx%dx%d stages %d", family_name(c.family), c.tile_m, c.tile_n, c.tile_k,
@@ -149,6 +157,20 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
   tcgemm_plan p{};
   p.config.family = TCGEMM_FAMILY_SKINNY;
+  if (skinny_plan_streams_columns(dev.sm_count, transa, transb, m, n, k)) {
+    p.k_slices = 1;
+    p.k_per_slice = k;
+    p.tiles = (s.cols + kSkinnyStreamColsPerBlock - 1) / kSkinnyStreamColsPerBlock;
+    p.blocks = p.tiles;
+    p.blocks_per_sm = kSkinnyStreamBlocksPerSm;
+    p.sm_count = dev.sm_count;
+    p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
+    const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
+    p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction);
+    p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);
+    p.predicted_us = std::fmax(p.memory_us, p.compute_us) + kLaunchUs;
+    return p;
+  }
   const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
   p.k_per_slice = chunk;

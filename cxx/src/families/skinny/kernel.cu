@@ -9,14 +9,18 @@
 // A block's k-chunk of S (rows x chunk_k) is staged in shared memory once and used by all of its columns.
 // With several k-chunks, their partial sums are added by the chunks' cluster (cluster_add_and_store; up to
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G) or through workspace by the split-K reduction
-// (rules.hpp, skinny_cluster_reduces).
+// (rules.hpp, skinny_cluster_reduces). One or two rows over a deep k-contiguous G go to the column-stream
+// kernel instead (column_stream.cu, skinny_streams_columns).
 #include "families/skinny/rules.hpp"
+
+#include <cstdint>
 
 #include "arch/cluster_sm90.cuh"
 #include "arch/cp_async_sm80.cuh"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
+#include "families/skinny/params.hpp"
 #include "families/sm90/rules.hpp"
 
 namespace tcgemm::detail {
@@ -33,18 +37,6 @@ static_assert(kSkinnyColsPerBlock == 2 * kWarp, "cols-contiguous kernel: two col
 static_assert(kSkinnyMaxChunkK % (2 * kWarp) == 0, "a chunk is whole double2 sweeps of a warp");
 static_assert(kSkinnyChunkQuantum % (2 * kWarp) == 0, "chunks start on a warp sweep (16-byte aligned k)");
 
-struct SkinnyParams {
-  int rows;  // rows of S and C' (<= the kernel's kRows; the rest is zero-padded and not written)
-  int64_t cols, k, chunk_k;
-  const double* S;
-  int64_t s_row, s_k;  // S(i, kk) = S[i s_row + kk s_k]
-  const double* G;
-  int64_t g_k, g_col;  // G(kk, j) = G[kk g_k + j g_col]
-  double alpha, beta;  // beta == 0: C' not read
-  double* C;
-  int64_t c_row, c_col;  // C'(i, j) = C[i c_row + j c_col] (+ blockIdx.y c_slice_step)
-  int64_t c_slice_step;  // split: the workspace slice of chunk y; else 0
-};
 
 // Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
 // contiguous direction of S.
@@ -312,17 +304,8 @@ cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, bool
                        p, grid, false, stream);
 }
 
-}  // namespace
-
-tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
-                            cudaStream_t stream) {
-  if (!skinny_applies(p.m, p.n, p.k))
-    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
-                         "family skinny computes products with m <= %d or n <= %d and k <= %lld; got m=%lld, "
-                         "n=%lld, k=%lld",
-                         kSkinnyMaxRows, kSkinnyMaxRows, static_cast<long long>(kSkinnyMaxK),
-                         static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
-  const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
+// The product as C' = alpha S G + beta C' (rules.hpp): S, G and C' with their strides.
+SkinnyParams skinny_params(const GemmProblem& p, const SkinnyShape& shape) {
   SkinnyParams q{};
   q.rows = static_cast<int>(shape.rows);
   q.cols = shape.cols;
@@ -350,11 +333,53 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   q.alpha = p.alpha;
   q.beta = p.beta;
   q.C = p.C;
+  return q;
+}
+
+// 16-byte loads of G: its base aligned and its stride across the loaded pairs' starts even (the stride between
+// columns for k-contiguous G, between k rows for cols-contiguous G).
+bool g_pairs(const SkinnyParams& q, const SkinnyShape& shape) {
+  return arch::cp_async16_aligned(q.G, shape.g_k_contiguous ? q.g_col : q.g_k);
+}
+
+// S is compact for the column stream: k-contiguous rows, or dense columns (rows doubles apart).
+bool s_compact(const SkinnyParams& q, const SkinnyShape& shape) {
+  return q.s_k == 1 || (q.s_row == 1 && q.s_k == shape.rows);
+}
+
+}  // namespace
+
+bool skinny_takes_column_stream(const GemmProblem& p, const tcgemm_config& cfg, int sm_count) {
+  if (!skinny_applies(p.m, p.n, p.k)) return false;
+  const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
+  const SkinnyParams q = skinny_params(p, shape);
+  return skinny_streams_columns(shape, cfg.k_splits, sm_count, s_compact(q, shape));
+}
+
+tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
+                            cudaStream_t stream) {
+  if (!skinny_applies(p.m, p.n, p.k))
+    return set_arg_error(TCGEMM_ERROR_INVALID_CONFIG, TCGEMM_ARG_CONFIG,
+                         "family skinny computes products with m <= %d or n <= %d and k <= %lld; got m=%lld, "
+                         "n=%lld, k=%lld",
+                         kSkinnyMaxRows, kSkinnyMaxRows, static_cast<long long>(kSkinnyMaxK),
+                         static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k));
+  const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
+  SkinnyParams q = skinny_params(p, shape);
+  const bool vec = g_pairs(q, shape);
+
+  // One or two rows over a deep k-contiguous G: a warp per whole column (column_stream.cu).
+  if (skinny_streams_columns(shape, cfg.k_splits, ctx.sm_count, s_compact(q, shape))) {
+    // S(i, kk..kk+1) in one 16-byte load: k-contiguous rows whose starts are all 16-byte aligned, and G's
+    // pairs at even k (every column 16-byte aligned).
+    const bool s_pairs = vec && q.s_k == 1 && reinterpret_cast<uintptr_t>(q.S) % 16 == 0 &&
+                         (shape.rows == 1 || q.s_row % 2 == 0);
+    const cudaError_t e = launch_skinny_column_stream(q, s_pairs, stream);
+    return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, "launch of the skinny column-stream kernel");
+  }
+
   q.chunk_k = skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
   const int64_t chunks = skinny_chunks(shape, q.chunk_k);
-  // 16-byte loads: G's base aligned and its stride across the loaded pairs' starts even (the stride between
-  // columns for k-contiguous G, between k rows for cols-contiguous G).
-  const bool vec = arch::cp_async16_aligned(q.G, shape.g_k_contiguous ? q.g_col : q.g_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
   // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G add up inside a cluster (no workspace, no

@@ -12,7 +12,8 @@
 // With a k-contiguous G, up to kSkinnyMaxClusterChunks chunks of a column block form a thread-block cluster
 // and add their partial sums in shared memory (skinny_cluster_reduces); otherwise the partial products go
 // to a workspace and the fixed-order split-K reduction (families/common/split_k_reduce) adds them. Both add
-// the chunks in chunk order: bit-identical results from run to run, and between the two routes.
+// the chunks in chunk order: bit-identical results from run to run, and between the two routes. One or two
+// rows over a deep k-contiguous G skip the chunks altogether (skinny_streams_columns below).
 #pragma once
 
 #include <cstdint>
@@ -87,12 +88,45 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
   return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= kSkinnyMaxClusterChunks;
 }
 
+// The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp reads
+// each whole column of G and writes its outputs; no k-chunks, no partial sums, one kernel. It is taken only
+// with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
+//   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the few KB every warp re-reads stay
+//     in L1; a strided S (a row of a larger matrix, lda > 1) goes through the chunked kernel, which stages it;
+//   - kSkinnyStreamMinK <= k and rows x k <= kSkinnyStreamMaxSElems (S within 128 KB): the depths measured;
+//   - enough columns: at least kSkinnyStreamMinWarpsPerSm warps per SM, and kSkinnyStreamDeepWarpsPerSm
+//     beyond k = kSkinnyStreamDeepK, where one warp's column takes longer than the chunked kernel's whole call
+//     (a warp streams about 3.5 GB/s with its 8 loads in flight).
+// Any G: a column that starts 8 bytes past a 16-byte boundary (odd leading dimension) peels its first element.
+// Measured (H100, stream / chunked kernel, bench/results/2026-11-28-h100-column-stream/): 1.10 at 1x4096x4096,
+// 1.17 at 2x4096x4096, 1.4-2.5 at k = 512-2048 (one launch instead of two), 1.02-1.03 at 1x1056..4096x16384;
+// 0.76 and 0.91 at 1x264x16384 and 1x528x16384, 0.85 at 2x528x8192 (those stay chunked).
+constexpr int kSkinnyStreamMaxRows = 2;
+constexpr int kSkinnyStreamColsPerBlock = 8;   // a warp per column, kSkinnyThreads threads
+constexpr int kSkinnyStreamBlocksPerSm = 4;    // __launch_bounds__ minimum: 64 registers
+constexpr int64_t kSkinnyStreamMinK = 512;
+constexpr int64_t kSkinnyStreamMaxSElems = 16384;
+constexpr int kSkinnyStreamMinWarpsPerSm = 2;
+constexpr int64_t kSkinnyStreamDeepK = 4096;
+constexpr int kSkinnyStreamDeepWarpsPerSm = 8;
+constexpr bool skinny_streams_columns(const SkinnyShape& s, int64_t requested_chunks, int sm_count,
+                                      bool s_compact) {
+  const int64_t min_cols =
+      int64_t(s.k > kSkinnyStreamDeepK ? kSkinnyStreamDeepWarpsPerSm : kSkinnyStreamMinWarpsPerSm) * sm_count;
+  return requested_chunks == 0 && s.g_k_contiguous && s_compact && s.rows <= kSkinnyStreamMaxRows &&
+         s.k >= kSkinnyStreamMinK && s.rows * s.k <= kSkinnyStreamMaxSElems && s.cols >= min_cols &&
+         s.cols / kSkinnyStreamColsPerBlock < int64_t(INT32_MAX);
+}
+
 // ---- rules (rules.cpp) ----
 tcgemm_status validate_skinny_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
 int64_t skinny_config_smem_bytes(const tcgemm_config& resolved);
 int skinny_threads(const tcgemm_config& resolved);
 
 // ---- launcher (kernel.cu) ----
+// The launcher's route decision for one call (skinny_streams_columns with the call's pointers and strides);
+// exported for the tests.
+bool skinny_takes_column_stream(const GemmProblem& p, const tcgemm_config& cfg, int sm_count);
 tcgemm_status launch_skinny(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
 
 }  // namespace tcgemm::detail

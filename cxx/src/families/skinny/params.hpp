@@ -1,0 +1,30 @@
+// The skinny family's kernel arguments (rules.hpp): one product C' = alpha S G + beta C' with its strides,
+// shared by the chunked kernels (kernel.cu) and the column-stream kernel (column_stream.cu).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace tcgemm::detail {
+
+struct SkinnyParams {
+  int rows;  // rows of S and C' (<= the kernel's kRows; the rest is zero-padded and not written)
+  int64_t cols, k, chunk_k;
+  const double* S;
+  int64_t s_row, s_k;  // S(i, kk) = S[i s_row + kk s_k]
+  const double* G;
+  int64_t g_k, g_col;  // G(kk, j) = G[kk g_k + j g_col]
+  double alpha, beta;  // beta == 0: C' not read
+  double* C;
+  int64_t c_row, c_col;  // C'(i, j) = C[i c_row + j c_col] (+ blockIdx.y c_slice_step)
+  int64_t c_slice_step;  // split: the workspace slice of chunk y; else 0
+};
+
+// The column-stream route (rules.hpp, skinny_streams_columns) for a k-contiguous G: p.rows <=
+// kSkinnyStreamMaxRows, no k-chunks (chunk_k, c_slice_step unused). s_pairs: S(i, kk..kk+1) is one aligned
+// 16-byte load for every even kk (s_k == 1, S and every row start 16-byte aligned) and every column of G
+// starts 16-byte aligned (its pairs start at even k).
+cudaError_t launch_skinny_column_stream(const SkinnyParams& p, bool s_pairs, cudaStream_t stream);
+
+}  // namespace tcgemm::detail
