@@ -1,6 +1,7 @@
 // The shape paths of tcgemm_dgemm: split-K on sm90_mma (deterministic, fixed-order reduction, workspace from
 // tcgemm's pool), the memory-bound skinny family for m or n <= 8, and the plan that chooses between them.
 // Every run is judged by the shared reference check against cuBLAS (random data, NaN-poisoned C, guards).
+#include <array>
 #include <atomic>
 #include <thread>
 
@@ -379,20 +380,75 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       p.beta = g.beta;
       p.C = C;
       p.ldc = ldc;
-      EXPECT_EQ(tcgemm::detail::skinny_takes_column_stream(p, tcgemm_config{}, sms), c.streams) << describe(g);
+      EXPECT_EQ(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kColumnStream,
+                c.streams)
+          << describe(g);
       return tcgemm_dgemm(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc, stream);
     };
     EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s);
   }
 }
 
-// Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G) and on the
-// column-stream route (1 row, no chunks). (The two chunked routes add the chunks in the same order; the API has
+// The row-stream route (one row of S over a cols-contiguous G, S read through L1, chunks of any depth through
+// workspace): both sides and every form it takes, k from 1 to deep (chunks far past the staged kernel's 512),
+// columns that are not a multiple of the block's 64, strided S (a leading dimension past the row), odd leading
+// dimensions and misaligned bases (8-byte loads of G), alpha/beta. Each call asserts the launcher's route.
+TEST(Skinny, RowStreamRouteEveryForm) {
+  TCGEMM_REQUIRE_GPU();
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  struct Case {
+    char ta, tb;
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{'N', 'N', 1000, 1, 1000}, {'N', 'N', 4097, 1, 333},  {'N', 'N', 2049, 1, 16385},
+                        {'N', 'N', 77, 1, 5000},   {'N', 'N', 100000, 1, 7},  {'N', 'N', 5, 1, 1},
+                        {'N', 'T', 3000, 1, 2000}, {'N', 'T', 1, 3001, 999},  {'T', 'T', 1, 2500, 4000},
+                        {'N', 'T', 1, 130, 70000}};
+  uint64_t seed = 23900;
+  for (const Case& c : cases)
+    for (int layout = 0; layout < 3; ++layout) {
+      GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+      s.transa = c.ta;
+      s.transb = c.tb;
+      s.alpha = (seed % 2) ? 1.0 : 0.5;
+      s.beta = (seed % 3) ? 0.0 : -2.0;
+      if (layout == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 3;  // odd leading dimensions, S strided
+      if (layout == 2) s.a_offset = s.b_offset = s.c_offset = 1;
+      const GemmCall checked_route = [sms](const GemmSpec& g, const double* A, int64_t lda, const double* B,
+                                           int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+        tcgemm::detail::GemmProblem p;
+        p.transa = g.transa;
+        p.transb = g.transb;
+        p.m = g.m;
+        p.n = g.n;
+        p.k = g.k;
+        p.alpha = g.alpha;
+        p.A = A;
+        p.lda = lda;
+        p.B = B;
+        p.ldb = ldb;
+        p.beta = g.beta;
+        p.C = C;
+        p.ldc = ldc;
+        EXPECT_TRUE(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kRowStream)
+            << describe(g);
+        const tcgemm_config cfg = skinny(0);
+        return tcgemm_dgemm_config(&cfg, g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc,
+                                   stream);
+      };
+      EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s);
+    }
+}
+
+// Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
+// column-stream route (1 row, no chunks) and on the row-stream route (1 row, chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
 // no way to run one product through both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
-  for (const int64_t k : {9000, 3000, 4096}) {
-    const int64_t m = k == 4096 ? 1 : 3, n = 5000;  // 1 x 5000 x 4096: the column-stream route
+  // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: the row-stream route (many chunks).
+  for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}}) {
+    const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
     ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
