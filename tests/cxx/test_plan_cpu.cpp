@@ -111,8 +111,8 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
   EXPECT_FALSE(takes(problem('T', 'T', wide, 2, kSkinnyStreamDeepK + 2)));  // deeper: more columns needed
   EXPECT_TRUE(takes(problem('T', 'T', deep, 2, 8192)));                 // ... and rows x k at the cap
   EXPECT_FALSE(takes(problem('T', 'T', deep - 1, 2, 8192)));
-  EXPECT_FALSE(takes(problem('N', 'N', 4096, 1, 4096)));                // G cols-contiguous: the row stream
-  EXPECT_FALSE(takes(problem('N', 'T', 1, 4096, 4096)));
+  EXPECT_FALSE(takes(problem('N', 'N', 4096, 1, 4096)));                // G cols-contiguous
+  EXPECT_FALSE(takes(problem('N', 'T', 1, 4096, 4096)));                // G cols-contiguous
   EXPECT_FALSE(takes(problem('N', 'N', 3, 4096, 4096)));                // 3 rows
   EXPECT_FALSE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMinK - 2)));
   EXPECT_TRUE(takes(problem('N', 'N', 1, 4096, kSkinnyStreamMinK)));
@@ -153,51 +153,6 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
     } else {
       EXPECT_EQ(plan.tiles, (s[1] + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock) << plan.summary;  // chunked
     }
-  }
-}
-
-// The row-stream route (one row of S over a cols-contiguous G, S read through L1): where it is taken, its
-// chunk depth (enough chunks for kSkinnyTargetBlocksPerSm blocks per SM, of any depth, never more chunks
-// than k), and the plan's figures for it.
-TEST(SkinnyRoute, RowStreamForOneRowOverAColsContiguousOperand) {
-  using namespace tcgemm::detail;
-  const int sms = 132;
-  auto route = [&](char ta, char tb, int64_t m, int64_t n, int64_t k, int32_t k_splits = 0) {
-    GemmProblem p;
-    p.transa = ta;
-    p.transb = tb;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.A = reinterpret_cast<const double*>(uintptr_t(1) << 20);
-    p.lda = ta == 'N' ? m : k;
-    p.B = reinterpret_cast<const double*>(uintptr_t(1) << 30);
-    p.ldb = tb == 'N' ? k : n;
-    p.C = reinterpret_cast<double*>(uintptr_t(1) << 40);
-    p.ldc = m;
-    tcgemm_config cfg{};
-    cfg.k_splits = k_splits;
-    return skinny_route(p, cfg, sms);
-  };
-  EXPECT_EQ(route('N', 'N', 4096, 1, 4096), SkinnyRoute::kRowStream);  // y = A x
-  EXPECT_EQ(route('N', 'T', 4096, 1, 4096), SkinnyRoute::kRowStream);
-  EXPECT_EQ(route('N', 'T', 1, 4096, 4096), SkinnyRoute::kRowStream);  // x^T B^T
-  EXPECT_EQ(route('T', 'T', 1, 4096, 1), SkinnyRoute::kRowStream);
-  EXPECT_EQ(route('N', 'N', 4096, 2, 4096), SkinnyRoute::kChunked);    // two rows: staged S
-  EXPECT_EQ(route('N', 'N', 4096, 1, 4096, 3), SkinnyRoute::kChunked); // explicit chunks
-  EXPECT_EQ(route('T', 'N', 4096, 1, 4096), SkinnyRoute::kColumnStream);
-  for (const auto& s : {std::array<int64_t, 3>{4096, 4096, 9}, {1000, 1000, 33}, {20000, 5000, 2},
-                        {1024, 16384, 33}, {100000, 7, 1}, {1000, 1, 1}, {64, 20, 20}}) {
-    const SkinnyShape shape = skinny_shape('N', 'N', s[0], 1, s[1]);
-    const int64_t ck = skinny_row_stream_chunk_k(shape, sms);
-    EXPECT_EQ(skinny_chunks(shape, ck), s[2]) << s[0] << "x1x" << s[1] << ": chunk_k " << ck;
-    const tcgemm_plan plan = plan_dgemm(h100(), 'N', 'N', s[0], 1, s[1]);
-    if (s[0] * s[1] < 10000) continue;  // 64x1x20: the model may take an sm90 tile at that size
-    ASSERT_EQ(plan.config.family, TCGEMM_FAMILY_SKINNY) << plan.summary;
-    EXPECT_EQ(plan.k_slices, s[2]) << plan.summary;
-    EXPECT_EQ(plan.k_per_slice, ck) << plan.summary;
-    EXPECT_EQ(plan.workspace_bytes, s[2] > 1 ? s[2] * s[0] * 8 : 0) << plan.summary;
-    EXPECT_NE(std::string(plan.summary).find("S through L1"), std::string::npos) << plan.summary;
   }
 }
 

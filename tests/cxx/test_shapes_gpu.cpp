@@ -389,11 +389,12 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
   }
 }
 
-// The row-stream route (one row of S over a cols-contiguous G, S read through L1, chunks of any depth through
-// workspace): both sides and every form it takes, k from 1 to deep (chunks far past the staged kernel's 512),
-// columns that are not a multiple of the block's 64, strided S (a leading dimension past the row), odd leading
-// dimensions and misaligned bases (8-byte loads of G), alpha/beta. Each call asserts the launcher's route.
-TEST(Skinny, RowStreamRouteEveryForm) {
+// One row of S over a cols-contiguous G (y = A x with A 'N', x^T B^T), the classic matrix-vector product, with
+// automatic chunking (the chunked kernel: S staged, chunks through workspace): both sides and every form, k from
+// 1 to deep (dozens of chunks), columns that are not a multiple of the block's 64, strided S (a leading
+// dimension past the row), odd leading dimensions and misaligned bases (8-byte loads of G), alpha/beta. Each
+// call asserts the launcher's route.
+TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
   TCGEMM_REQUIRE_GPU();
   int sms = 0;
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -431,7 +432,7 @@ TEST(Skinny, RowStreamRouteEveryForm) {
         p.beta = g.beta;
         p.C = C;
         p.ldc = ldc;
-        EXPECT_TRUE(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kRowStream)
+        EXPECT_TRUE(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kChunked)
             << describe(g);
         const tcgemm_config cfg = skinny(0);
         return tcgemm_dgemm_config(&cfg, g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc,
@@ -442,11 +443,11 @@ TEST(Skinny, RowStreamRouteEveryForm) {
 }
 
 // Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
-// column-stream route (1 row, no chunks) and on the row-stream route (1 row, chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
+// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (9 chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
 // no way to run one product through both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
-  // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: the row-stream route (many chunks).
+  // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G.
   for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);

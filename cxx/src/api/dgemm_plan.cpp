@@ -136,9 +136,6 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
   char head[96];
   if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, a warp streams each whole column)");
-  else if (c.family == TCGEMM_FAMILY_SKINNY &&
-           skinny_streams_rows(skinny_shape(form_text[0], form_text[1], m, n, k), 0))
-    std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand's rows, S through L1)");
   else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
   else
@@ -174,8 +171,7 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
     p.predicted_us = std::fmax(p.memory_us, p.compute_us) + kLaunchUs;
     return p;
   }
-  const int64_t chunk =
-      skinny_streams_rows(s, 0) ? skinny_row_stream_chunk_k(s, dev.sm_count) : skinny_chunk_k(s, 0, dev.sm_count);
+  const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
   p.k_per_slice = chunk;
   p.tiles = skinny_blocks_per_chunk(s);

@@ -200,13 +200,8 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
   if constexpr (kCluster) cluster_add_and_store<kRows>(p, part, int64_t(blockIdx.x) * kSkinnyColsPerBlock);
 }
 
-// kCachedS (one row of S, the row-stream route: rules.hpp, skinny_streams_rows): S is not staged; every warp
-// reads S(0, kk) itself, one broadcast load per k row of G that L1 serves after the first warp, so the
-// loads of G go out without waiting for a staging pass and a barrier, and a chunk may be deeper than
-// kSkinnyMaxChunkK.
-template <int kRows, bool kVec, bool kCachedS>
+template <int kRows, bool kVec>
 __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(const SkinnyParams p) {
-  static_assert(!kCachedS || kRows == 1, "the cached-S instance reads one row of S");
   // The S chunk [k][row]; after the k loop the same memory holds the warps' partial sums.
   __shared__ __align__(16) double buf[kSkinnyMaxChunkK * kRows];
   static_assert(kWarps * kRows * kSkinnyColsPerBlock <= kSkinnyMaxChunkK * kRows,
@@ -242,10 +237,8 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   };
   // The first batch goes out before S is staged (its latency overlaps the staging and the barrier).
   load_batch(warp);
-  if constexpr (!kCachedS) {
-    stage_s<kRows, false>(p, k0, len, buf);
-    __syncthreads();
-  }
+  stage_s<kRows, false>(p, k0, len, buf);
+  __syncthreads();
   double acc[kRows][2];
 #pragma unroll
   for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = 0.0;
@@ -261,7 +254,7 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
         if (kk >= len) break;
 #pragma unroll
         for (int i = 0; i < kRows; ++i) {
-          const double s = kCachedS ? __ldg(p.S + (k0 + kk) * p.s_k) : buf[kk * kRows + i];
+          const double s = buf[kk * kRows + i];
           acc[i][0] = fma(s, cur[b].x, acc[i][0]);
           acc[i][1] = fma(s, cur[b].y, acc[i][1]);
         }
@@ -295,21 +288,12 @@ cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, d
   return cudaGetLastError();
 }
 
-// `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only, `cached_s` (skinny_streams_rows) with a
-// cols-contiguous G and one row.
+// `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only.
 template <int kRows>
-cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, bool cluster, bool cached_s, dim3 grid,
+cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, bool cluster, dim3 grid,
                         cudaStream_t stream) {
-  if (!k_contiguous && cached_s) {
-    if constexpr (kRows == 1)
-      return launch_kernel(vec ? skinny_cols_contiguous_kernel<1, true, true>
-                               : skinny_cols_contiguous_kernel<1, false, true>,
-                           p, grid, false, stream);
-    return cudaErrorInvalidValue;  // not reached: the route takes one row
-  }
   if (!k_contiguous)
-    return launch_kernel(vec ? skinny_cols_contiguous_kernel<kRows, true, false>
-                             : skinny_cols_contiguous_kernel<kRows, false, false>,
+    return launch_kernel(vec ? skinny_cols_contiguous_kernel<kRows, true> : skinny_cols_contiguous_kernel<kRows, false>,
                          p, grid, false, stream);
   if (cluster)
     return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, true>
@@ -369,9 +353,8 @@ SkinnyRoute skinny_route(const GemmProblem& p, const tcgemm_config& cfg, int sm_
   if (!skinny_applies(p.m, p.n, p.k)) return SkinnyRoute::kChunked;
   const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
   const SkinnyParams q = skinny_params(p, shape);
-  if (skinny_streams_columns(shape, cfg.k_splits, sm_count, s_compact(q, shape))) return SkinnyRoute::kColumnStream;
-  if (skinny_streams_rows(shape, cfg.k_splits)) return SkinnyRoute::kRowStream;
-  return SkinnyRoute::kChunked;
+  return skinny_streams_columns(shape, cfg.k_splits, sm_count, s_compact(q, shape)) ? SkinnyRoute::kColumnStream
+                                                                                      : SkinnyRoute::kChunked;
 }
 
 tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
@@ -385,10 +368,9 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
   SkinnyParams q = skinny_params(p, shape);
   const bool vec = g_pairs(q, shape);
-  const SkinnyRoute route = skinny_route(p, cfg, ctx.sm_count);
 
   // One or two rows over a k-contiguous G: a warp per whole column (column_stream.cu).
-  if (route == SkinnyRoute::kColumnStream) {
+  if (skinny_route(p, cfg, ctx.sm_count) == SkinnyRoute::kColumnStream) {
     // S(i, kk..kk+1) in one 16-byte load: k-contiguous rows whose starts are all 16-byte aligned, and G's
     // pairs at even k (every column 16-byte aligned).
     const bool s_pairs = vec && q.s_k == 1 && reinterpret_cast<uintptr_t>(q.S) % 16 == 0 &&
@@ -397,10 +379,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, "launch of the skinny column-stream kernel");
   }
 
-  // One row over a cols-contiguous G: the row-stream route's chunking, S read through L1.
-  const bool cached_s = route == SkinnyRoute::kRowStream;
-  q.chunk_k = cached_s ? skinny_row_stream_chunk_k(shape, ctx.sm_count)
-                       : skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
+  q.chunk_k = skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
   const int64_t chunks = skinny_chunks(shape, q.chunk_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
@@ -423,10 +402,10 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.beta = 0.0;
   }
   cudaError_t e;
-  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, cached_s, grid, stream);
-  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, cached_s, grid, stream);
-  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, cached_s, grid, stream);
-  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, cached_s, grid, stream);
+  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   if (e != cudaSuccess)
     return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
                                      : "launch of the skinny kernel");

@@ -118,35 +118,15 @@ constexpr bool skinny_streams_columns(const SkinnyShape& s, int64_t requested_ch
          s.cols / kSkinnyStreamColsPerBlock < int64_t(INT32_MAX);
 }
 
-// The row-stream route (kernel.cu, the cols-contiguous kernel's cached-S instance): one row of S over a
-// cols-contiguous G (the classic matrix-vector product y = A x with A 'N', or x^T B with B 'T'), with automatic
-// chunking. S is not staged in shared memory: each warp reads S(0, kk) as a broadcast load that L1 serves, so
-// a block's loads of G start at once; k is cut into enough chunks for kSkinnyTargetBlocksPerSm blocks per SM,
-// of any depth (no staged chunk to bound it), added through workspace in chunk order. Measured against the
-// staged kernel (H100, bench/results/2026-11-28-h100-column-stream/): 4096x1x4096 55.4 against 58.0 us,
-// 2048x1x2048 22.2 against 25.3, 1000x1x1000 14.0 against 16.5, 8192x1x8192 and 20000x1x5000 even; with two
-// rows it was slower (4096x2x4096 58.2 against 50.6), so two or more rows keep the staged S.
-constexpr bool skinny_streams_rows(const SkinnyShape& s, int64_t requested_chunks) {
-  return requested_chunks == 0 && !s.g_k_contiguous && s.rows == 1;
-}
-constexpr int64_t skinny_row_stream_chunk_k(const SkinnyShape& s, int sm_count) {
-  const int64_t per_chunk = skinny_blocks_per_chunk(s);
-  int64_t chunks = (int64_t(sm_count) * kSkinnyTargetBlocksPerSm + per_chunk - 1) / per_chunk;
-  if (chunks < 1) chunks = 1;
-  if (chunks > s.k) chunks = s.k > 0 ? s.k : 1;
-  const int64_t ck = (s.k + chunks - 1) / chunks;
-  return ck < 1 ? 1 : ck;
-}
-
 // ---- rules (rules.cpp) ----
 tcgemm_status validate_skinny_config(const tcgemm_config& in, const ArgPositions& pos, tcgemm_config* out);
 int64_t skinny_config_smem_bytes(const tcgemm_config& resolved);
 int skinny_threads(const tcgemm_config& resolved);
 
 // ---- launcher (kernel.cu) ----
-// The launcher's route for one call (skinny_streams_columns with the call's pointers and strides,
-// skinny_streams_rows); exported for the tests.
-enum class SkinnyRoute { kChunked, kColumnStream, kRowStream };
+// The launcher's route for one call (skinny_streams_columns with the call's pointers and strides); exported
+// for the tests.
+enum class SkinnyRoute { kChunked, kColumnStream };
 SkinnyRoute skinny_route(const GemmProblem& p, const tcgemm_config& cfg, int sm_count);
 tcgemm_status launch_skinny(const GemmProblem&, const tcgemm_config&, const DeviceContext&, cudaStream_t);
 
