@@ -75,7 +75,6 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
 TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
   using namespace tcgemm::detail;
   const int sms = 132;
-  const int64_t wide = int64_t(kSkinnyStreamMinWarpsPerSm) * sms;   // the fewest columns it takes
   const int64_t deep = int64_t(kSkinnyStreamDeepWarpsPerSm) * sms;  // ... beyond kSkinnyStreamDeepK
   const auto* aligned_a = reinterpret_cast<const double*>(uintptr_t(1) << 20);
   const auto* aligned_b = reinterpret_cast<const double*>(uintptr_t(1) << 30);
@@ -106,9 +105,9 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
   EXPECT_TRUE(takes(problem('T', 'N', 1, 4096, 4096)));
   EXPECT_TRUE(takes(problem('N', 'N', 2, 4096, 4096)));                 // S's columns dense (lda = 2)
   EXPECT_TRUE(takes(problem('T', 'N', 4096, 1, 4096)));                 // n = 1: G = A^T with A 'T'
-  EXPECT_TRUE(takes(problem('T', 'T', wide, 2, kSkinnyStreamDeepK)));   // the fewest columns
-  EXPECT_FALSE(takes(problem('T', 'T', wide - 1, 2, kSkinnyStreamDeepK)));
-  EXPECT_FALSE(takes(problem('T', 'T', wide, 2, kSkinnyStreamDeepK + 2)));  // deeper: more columns needed
+  EXPECT_TRUE(takes(problem('T', 'T', 9, 2, kSkinnyStreamDeepK)));      // up to kSkinnyStreamDeepK: any columns
+  EXPECT_TRUE(takes(problem('N', 'N', 1, 1, kSkinnyStreamDeepK)));
+  EXPECT_FALSE(takes(problem('T', 'T', deep - 1, 2, kSkinnyStreamDeepK + 2)));  // deeper: more columns needed
   EXPECT_TRUE(takes(problem('T', 'T', deep, 2, 8192)));                 // ... and rows x k at the cap
   EXPECT_FALSE(takes(problem('T', 'T', deep - 1, 2, 8192)));
   EXPECT_FALSE(takes(problem('N', 'N', 4096, 1, 4096)));                // G cols-contiguous
@@ -138,7 +137,7 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
 
   // The plan (whole arrays) on the same shapes.
   for (const auto& s : {std::array<int64_t, 3>{1, 4096, 4096}, {2, 4096, 4096}, {1, 4096, 4097},
-                        {1, 4096, kSkinnyStreamMaxSElems + 2}, {3, 4096, 4096}, {1, wide - 1, 4096},
+                        {1, 4096, kSkinnyStreamMaxSElems + 2}, {3, 4096, 4096}, {1, deep - 1, 6000}, {1, 263, 4096},
                         {1, 4096, kSkinnyStreamMinK - 1}}) {
     const tcgemm_plan plan = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     ASSERT_EQ(plan.config.family, TCGEMM_FAMILY_SKINNY) << plan.summary;

@@ -318,16 +318,15 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
 
 // The column-stream route (one or two rows over a deep k-contiguous G, a warp per whole column): every layout
 // of S it takes (k-contiguous rows with 16-byte or 8-byte loads, dense columns), odd k, columns that start
-// off a 16-byte boundary (odd leading dimension, misaligned G), the fewest columns it takes, both sides (m or n
-// small), alpha/beta; and beside them calls the launcher sends to the chunked kernel instead (strided S, too
-// few columns, too shallow). Each call first asserts the route the
-// launcher takes with the call's own pointers, then the result is checked against cuBLAS (NaN-poisoned C).
+// off a 16-byte boundary (odd leading dimension, misaligned G), few columns, both sides (m or n small),
+// alpha/beta; and beside them calls the launcher sends to the chunked kernel instead (strided S, too few columns
+// for a deep k, too shallow). Each call first asserts the route the launcher takes with the call's own
+// pointers, then the result is checked against cuBLAS (NaN-poisoned C).
 TEST(Skinny, ColumnStreamRouteEveryLayout) {
   TCGEMM_REQUIRE_GPU();
   int sms = 0;
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   using tcgemm::detail::kSkinnyStreamMinK;
-  const int64_t wide = int64_t(tcgemm::detail::kSkinnyStreamMinWarpsPerSm) * sms;   // the fewest columns
   const int64_t deep = int64_t(tcgemm::detail::kSkinnyStreamDeepWarpsPerSm) * sms;  // ... past k = 4096
   struct Case {
     char ta, tb;
@@ -336,7 +335,8 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
     bool streams;
   };
   const Case cases[] = {
-      {'N', 'N', 1, wide, 2048, 0, 0, 0, 0, true},         // the fewest columns
+      {'N', 'N', 1, 263, 2048, 0, 0, 0, 0, true},          // few columns (up to k = 4096 any number)
+      {'N', 'N', 1, 5, 4096, 0, 0, 0, 0, true},            // ... fewer than one block's 8
       {'N', 'N', 1, 3000, kSkinnyStreamMinK, 0, 0, 0, 0, true},  // the shallowest k
       {'N', 'N', 1, deep + 37, 4097, 0, 1, 0, 0, true},    // odd k over ldb = 4098: the odd tail
       {'N', 'N', 1, deep + 3, 4097, 0, 0, 0, 0, true},     // odd ldb: every other column peels its first k
@@ -346,12 +346,11 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       {'T', 'N', 2, 2500, 3000, 1, 0, 0, 0, true},         // S's rows k-contiguous at an odd stride
       {'T', 'N', 2, 2500, 3000, 0, 0, 0, 0, true},         // ... at an even stride: 16-byte S loads
       {'T', 'N', deep + 5, 1, 6000, 0, 0, 0, 0, true},     // n = 1: G = A^T
-      {'T', 'T', wide, 2, 4096, 2, 0, 0, 0, true},         // n = 2, S = B^T with dense columns, lda = k + 2
+      {'T', 'T', 1000, 2, 4096, 2, 0, 0, 0, true},         // n = 2, S = B^T with dense columns, lda = k + 2
       {'N', 'N', 1, 3000, 4096, 2, 0, 0, 0, false},        // S strided (lda = 3): the chunked kernel
       {'N', 'N', 1, 3000, 4096, 0, 0, 0, 1, true},         // G misaligned: every column peels
       {'T', 'N', 2, 3000, 4096, 0, 0, 0, 1, true},         // ... with 16-byte aligned S rows: 8-byte S loads
       {'N', 'N', 1, 3000, kSkinnyStreamMinK - 1, 0, 0, 0, 0, false},  // too shallow: the chunked kernel
-      {'N', 'N', 1, wide - 1, 4096, 0, 0, 0, 0, false},    // one column too few
       {'N', 'N', 1, deep - 1, 6000, 0, 0, 0, 0, false}};   // ... for a deeper k
   uint64_t seed = 23700;
   for (const Case& c : cases) {

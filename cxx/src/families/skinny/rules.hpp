@@ -89,30 +89,29 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 }
 
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp reads
-// each whole column of G and writes its outputs; no k-chunks, no partial sums, one kernel. It is taken only
-// with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
+// each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums, one kernel. It is
+// taken only with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
 //   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the few KB every warp re-reads stay
 //     in L1; a strided S (a row of a larger matrix, lda > 1) goes through the chunked kernel, which stages it;
 //   - kSkinnyStreamMinK <= k and rows x k <= kSkinnyStreamMaxSElems (S within 128 KB): the depths measured;
-//   - enough columns: at least kSkinnyStreamMinWarpsPerSm warps per SM, and kSkinnyStreamDeepWarpsPerSm
-//     beyond k = kSkinnyStreamDeepK, where one warp's column takes longer than the chunked kernel's whole call
-//     (a warp streams about 3.5 GB/s with its 8 loads in flight).
+//   - up to k = kSkinnyStreamDeepK any number of columns: one warp's column (<= 32 KB) takes less time than
+//     the chunked kernel's staging and second launch (1x264x4096: 7.3 us against 17.6 at 1x263x4096); deeper,
+//     at least kSkinnyStreamDeepWarpsPerSm warps per SM, since one warp streams only ~4-5 GB/s with its 8
+//     loads in flight (1x264x16384 and 2x528x8192 ran slower than chunked).
 // Any G: a column that starts 8 bytes past a 16-byte boundary (odd leading dimension) peels its first element.
-// Measured (H100, stream / chunked kernel, bench/results/2026-11-28-h100-column-stream/): 1.10 at 1x4096x4096,
-// 1.17 at 2x4096x4096, 1.4-2.5 at k = 512-2048 (one launch instead of two), 1.02-1.03 at 1x1056..4096x16384;
-// 0.76 and 0.91 at 1x264x16384 and 1x528x16384, 0.85 at 2x528x8192 (those stay chunked).
+// Measured back to back against the chunked kernel (H100, bench/results/2026-11-28-h100-column-stream/):
+// 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179, 1x1056x6000 27.2 -> 25.3; the
+// cost, 1-1.5% on very wide products (1x30000x3000 239 -> 243 us, 1x100000x2048 516 -> 522).
 constexpr int kSkinnyStreamMaxRows = 2;
 constexpr int kSkinnyStreamColsPerBlock = 8;   // a warp per column, kSkinnyThreads threads
 constexpr int kSkinnyStreamBlocksPerSm = 4;    // __launch_bounds__ minimum: 64 registers
 constexpr int64_t kSkinnyStreamMinK = 512;
 constexpr int64_t kSkinnyStreamMaxSElems = 16384;
-constexpr int kSkinnyStreamMinWarpsPerSm = 2;
 constexpr int64_t kSkinnyStreamDeepK = 4096;
 constexpr int kSkinnyStreamDeepWarpsPerSm = 8;
 constexpr bool skinny_streams_columns(const SkinnyShape& s, int64_t requested_chunks, int sm_count,
                                       bool s_compact) {
-  const int64_t min_cols =
-      int64_t(s.k > kSkinnyStreamDeepK ? kSkinnyStreamDeepWarpsPerSm : kSkinnyStreamMinWarpsPerSm) * sm_count;
+  const int64_t min_cols = s.k > kSkinnyStreamDeepK ? int64_t(kSkinnyStreamDeepWarpsPerSm) * sm_count : 1;
   return requested_chunks == 0 && s.g_k_contiguous && s_compact && s.rows <= kSkinnyStreamMaxRows &&
          s.k >= kSkinnyStreamMinK && s.rows * s.k <= kSkinnyStreamMaxSElems && s.cols >= min_cols &&
          s.cols / kSkinnyStreamColsPerBlock < int64_t(INT32_MAX);
