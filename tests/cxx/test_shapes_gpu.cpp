@@ -32,6 +32,26 @@ tcgemm_config skinny(int k_splits) {
   return c;
 }
 
+// The library's internal form of one call (what the skinny route decision reads).
+tcgemm::detail::GemmProblem problem_of(const GemmSpec& g, const double* A, int64_t lda, const double* B, int64_t ldb,
+                                       double* C, int64_t ldc) {
+  tcgemm::detail::GemmProblem p;
+  p.transa = g.transa;
+  p.transb = g.transb;
+  p.m = g.m;
+  p.n = g.n;
+  p.k = g.k;
+  p.alpha = g.alpha;
+  p.A = A;
+  p.lda = lda;
+  p.B = B;
+  p.ldb = ldb;
+  p.beta = g.beta;
+  p.C = C;
+  p.ldc = ldc;
+  return p;
+}
+
 GemmCall auto_call() {
   return [](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
             cudaStream_t stream) {
@@ -365,20 +385,7 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
     s.beta = (seed % 3) ? 0.0 : 0.25;
     const GemmCall checked_route = [&c, sms](const GemmSpec& g, const double* A, int64_t lda, const double* B,
                                              int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
-      tcgemm::detail::GemmProblem p;
-      p.transa = g.transa;
-      p.transb = g.transb;
-      p.m = g.m;
-      p.n = g.n;
-      p.k = g.k;
-      p.alpha = g.alpha;
-      p.A = A;
-      p.lda = lda;
-      p.B = B;
-      p.ldb = ldb;
-      p.beta = g.beta;
-      p.C = C;
-      p.ldc = ldc;
+      const tcgemm::detail::GemmProblem p = problem_of(g, A, lda, B, ldb, C, ldc);
       EXPECT_EQ(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kColumnStream,
                 c.streams)
           << describe(g);
@@ -417,20 +424,7 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
       if (layout == 2) s.a_offset = s.b_offset = s.c_offset = 1;
       const GemmCall checked_route = [sms](const GemmSpec& g, const double* A, int64_t lda, const double* B,
                                            int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
-        tcgemm::detail::GemmProblem p;
-        p.transa = g.transa;
-        p.transb = g.transb;
-        p.m = g.m;
-        p.n = g.n;
-        p.k = g.k;
-        p.alpha = g.alpha;
-        p.A = A;
-        p.lda = lda;
-        p.B = B;
-        p.ldb = ldb;
-        p.beta = g.beta;
-        p.C = C;
-        p.ldc = ldc;
+        const tcgemm::detail::GemmProblem p = problem_of(g, A, lda, B, ldb, C, ldc);
         EXPECT_TRUE(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kChunked)
             << describe(g);
         const tcgemm_config cfg = skinny(0);
