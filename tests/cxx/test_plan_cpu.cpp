@@ -50,7 +50,7 @@ TEST(PlanModel, VectorLikeShapesTakeTheSkinnyFamily) {
 // workspace); the cols-contiguous kernel, more chunks, and devices without sm_90 code use the workspace.
 TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
   // 3 rows: the column-stream route (1-2 rows) does not apply.
-  const tcgemm_plan k_contiguous = plan_dgemm(h100(), 'N', 'N', 3, 4096, 4096);  // G = B 'N''
+  const tcgemm_plan k_contiguous = plan_dgemm(h100(), 'N', 'N', 3, 4096, 4096);  // G = B 'N'
   ASSERT_EQ(k_contiguous.config.family, TCGEMM_FAMILY_SKINNY) << k_contiguous.summary;
   EXPECT_GT(k_contiguous.k_slices, 1) << k_contiguous.summary;
   EXPECT_LE(k_contiguous.k_slices, 8) << k_contiguous.summary;

@@ -3,6 +3,9 @@
 // Every run is judged by the shared reference check against cuBLAS (random data, NaN-poisoned C, guards).
 #include <array>
 #include <atomic>
+#include <vector>
+#include <string>
+#include <functional>
 #include <thread>
 
 #include "core/problem.hpp"
@@ -50,6 +53,42 @@ tcgemm::detail::GemmProblem problem_of(const GemmSpec& g, const double* A, int64
   p.C = C;
   p.ldc = ldc;
   return p;
+}
+
+// The names of the kernels one call launches, read from a CUDA graph captured from it on a stream of its own
+// (nothing runs): what the launcher actually chose, not what a decision function says it would.
+std::vector<std::string> captured_kernels(const std::function<tcgemm_status(cudaStream_t)>& call) {
+  std::vector<std::string> names;
+  cudaStream_t stream = nullptr;
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) return names;
+  cudaGraph_t graph = nullptr;
+  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess) {
+    const tcgemm_status st = call(stream);
+    if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph != nullptr && st == TCGEMM_SUCCESS) {
+      size_t count = 0;
+      cudaGraphGetNodes(graph, nullptr, &count);
+      std::vector<cudaGraphNode_t> nodes(count);
+      cudaGraphGetNodes(graph, nodes.data(), &count);
+      for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type;
+        cudaKernelNodeParams params{};
+        const char* name = nullptr;
+        if (cudaGraphNodeGetType(node, &type) == cudaSuccess && type == cudaGraphNodeTypeKernel &&
+            cudaGraphKernelNodeGetParams(node, &params) == cudaSuccess &&
+            cudaFuncGetName(&name, params.func) == cudaSuccess && name != nullptr)
+          names.emplace_back(name);
+      }
+    }
+    if (graph != nullptr) cudaGraphDestroy(graph);
+  }
+  cudaStreamDestroy(stream);
+  return names;
+}
+
+bool launches(const std::vector<std::string>& names, const char* kernel) {
+  for (const std::string& n : names)
+    if (n.find(kernel) != std::string::npos) return true;
+  return false;
 }
 
 GemmCall auto_call() {
@@ -336,12 +375,13 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
     }
 }
 
-// The column-stream route (one or two rows over a deep k-contiguous G, a warp per whole column): every layout
+// The column-stream route (one or two rows over a k-contiguous G, a warp per whole column): every layout
 // of S it takes (k-contiguous rows with 16-byte or 8-byte loads, dense columns), odd k, columns that start
 // off a 16-byte boundary (odd leading dimension, misaligned G), few columns, both sides (m or n small),
 // alpha/beta; and beside them calls the launcher sends to the chunked kernel instead (strided S, too few columns
-// for a deep k, too shallow). Each call first asserts the route the launcher takes with the call's own
-// pointers, then the result is checked against cuBLAS (NaN-poisoned C).
+// for a deep k, too shallow). Each call first asserts the route, both as the decision function gives it for the
+// call's own pointers and as the kernels the call launches (captured into a graph), then the result is checked
+// against cuBLAS (NaN-poisoned C).
 TEST(Skinny, ColumnStreamRouteEveryLayout) {
   TCGEMM_REQUIRE_GPU();
   int sms = 0;
@@ -389,7 +429,15 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       EXPECT_EQ(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kColumnStream,
                 c.streams)
           << describe(g);
-      return tcgemm_dgemm(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc, stream);
+      const tcgemm_config cfg = skinny(0);  // the family's automatic chunking, whatever the plan would pick
+      auto call = [&](cudaStream_t s) {
+        return tcgemm_dgemm_config(&cfg, g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc,
+                                   s);
+      };
+      const std::vector<std::string> names = captured_kernels(call);
+      EXPECT_FALSE(names.empty()) << describe(g);
+      EXPECT_EQ(launches(names, "skinny_column_stream_kernel"), c.streams) << describe(g);
+      return call(stream);
     };
     EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s);
   }
@@ -436,7 +484,7 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 }
 
 // Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
-// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (9 chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
+// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
 // no way to run one product through both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();

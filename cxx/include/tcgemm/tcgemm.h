@@ -77,7 +77,9 @@ typedef struct tcgemm_config {
   int32_t stages;
   int32_t k_splits; /* split-K: 0 or 1 = none; > 1 = k cut into at most this many slices whose partial
                      * products are added in a fixed order (bit-identical from run to run), using workspace
-                     * from tcgemm's pool (families sm90_mma and skinny; skinny: at least ceil(k / 512)) */
+                     * from tcgemm's pool (families sm90_mma and skinny; skinny: at least ceil(k / 512)).
+                     * skinny with 0: automatic, which may stream whole columns without slices; 1 or more:
+                     * always the chunked kernel */
 } tcgemm_config;
 
 typedef struct tcgemm_device_info {

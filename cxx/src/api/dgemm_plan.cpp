@@ -92,6 +92,7 @@ constexpr double kClusterEfficiency = 0.9;
 constexpr double kClusterEfficiencyPerSlice = 0.02;
 constexpr double kClusterRoundUs = 3.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
+constexpr double kSkinnyStreamWarpBytesPerUs = 4500.0;  // one warp of the column stream (families/skinny)
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
 constexpr double kPlanTieFraction = 0.03;      // prefer fewer slices within this fraction of the best
@@ -168,7 +169,10 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
     const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
     p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction);
     p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);
-    p.predicted_us = std::fmax(p.memory_us, p.compute_us) + kLaunchUs;
+    // With few columns the call lasts as long as one warp's column: a warp streams about 4.5 GB/s with its 8
+    // loads in flight (1x264x4096: 7.3 us measured, 32 KB per warp).
+    const double one_column_us = 8.0 * double(k) / kSkinnyStreamWarpBytesPerUs;
+    p.predicted_us = std::fmax(std::fmax(p.memory_us, p.compute_us), one_column_us) + kLaunchUs;
     return p;
   }
   const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
@@ -177,7 +181,8 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.tiles = skinny_blocks_per_chunk(s);
   p.blocks = p.tiles * p.k_slices;
   // Resident blocks (registers bind; CUDA 13.0's allocation, ptxas -v): the k-contiguous kernels are capped at
-  // 128 registers, 2 blocks per SM (ncu at 1x4096x4096: 112 registers, 2 blocks, 30 clusters of 8 at once); the
+  // 128 registers, 2 blocks per SM (ncu at 1x4096x4096, chunked before the column stream: 112 registers, 2
+  // blocks, 30 clusters of 8 at once); the
   // cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks), 72-74 for 4 (3), 94 for 8 (2). Only the
   // summary's waves read it: the skinny time is its traffic (kSkinnyStreamingBlocksPerSm).
   p.blocks_per_sm = s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4);

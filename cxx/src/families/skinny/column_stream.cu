@@ -7,11 +7,13 @@
 // Why not the chunked k-contiguous kernel (kernel.cu) here: it stages a 512-deep S chunk per block and adds 8
 // chunk sums in a cluster, of which only 30 fit at once at 1x4096x4096 (2 blocks per SM at 112 registers);
 // it ran 9% behind a plain stream of the same 134 MB. This kernel keeps 8 independent 16-byte loads in
-// flight per lane (4 KB per warp) at 4 blocks (32 warps) per SM and measured 51.2-51.7 us against cuBLAS's
-// 55.3-58.4 back to back, 54.3 against 56.2-56.5 after an L2 flush (bench/results/2026-11-28-h100-column-stream/).
+// flight per lane (4 KB per warp) at 4 blocks (32 warps) per SM: at 1x4096x4096, 47.4-47.8 us back to back
+// against the chunked kernel's 50.6-51.7 and cuBLAS's 48.7-49.8 in the same runs; 53.6-54.4 us against
+// cuBLAS's 56.2-56.5 after an L2 flush (bench/results/2026-11-28-h100-column-stream/).
 //
 // S (rows x k, at most kSkinnyStreamMaxSElems doubles = 128 KB) is read with ld.global.nc: every warp reads
 // the same S, so after the first warps it is served by L1 and L2 while G bypasses them (ld.global.cs).
+// G is k-contiguous here (g_k == 1: skinny_params gives that for every call this route takes).
 #include <cstdint>
 
 #include "families/skinny/params.hpp"

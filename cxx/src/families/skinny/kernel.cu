@@ -9,7 +9,7 @@
 // A block's k-chunk of S (rows x chunk_k) is staged in shared memory once and used by all of its columns.
 // With several k-chunks, their partial sums are added by the chunks' cluster (cluster_add_and_store; up to
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G) or through workspace by the split-K reduction
-// (rules.hpp, skinny_cluster_reduces). One or two rows over a deep k-contiguous G go to the column-stream
+// (rules.hpp, skinny_cluster_reduces). One or two rows over a k-contiguous G go to the column-stream
 // kernel instead (column_stream.cu, skinny_streams_columns).
 #include "families/skinny/rules.hpp"
 
@@ -36,7 +36,6 @@ static_assert(kSkinnyColsPerBlock % kWarps == 0, "k-contiguous columns must spli
 static_assert(kSkinnyColsPerBlock == 2 * kWarp, "cols-contiguous kernel: two columns per lane");
 static_assert(kSkinnyMaxChunkK % (2 * kWarp) == 0, "a chunk is whole double2 sweeps of a warp");
 static_assert(kSkinnyChunkQuantum % (2 * kWarp) == 0, "chunks start on a warp sweep (16-byte aligned k)");
-
 
 // Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
 // contiguous direction of S.

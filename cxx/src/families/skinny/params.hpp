@@ -9,7 +9,7 @@
 namespace tcgemm::detail {
 
 struct SkinnyParams {
-  int rows;  // rows of S and C' (<= the kernel's kRows; the rest is zero-padded and not written)
+  int rows;  // rows of S and C' (<= the kernel's kRows; the chunked kernels zero-pad the rest, unwritten)
   int64_t cols, k, chunk_k;
   const double* S;
   int64_t s_row, s_k;  // S(i, kk) = S[i s_row + kk s_k]

@@ -13,7 +13,7 @@
 // and add their partial sums in shared memory (skinny_cluster_reduces); otherwise the partial products go
 // to a workspace and the fixed-order split-K reduction (families/common/split_k_reduce) adds them. Both add
 // the chunks in chunk order: bit-identical results from run to run, and between the two routes. One or two
-// rows over a deep k-contiguous G skip the chunks altogether (skinny_streams_columns below).
+// rows over a k-contiguous G skip the chunks altogether (skinny_streams_columns below).
 #pragma once
 
 #include <cstdint>
@@ -81,7 +81,8 @@ constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
 // shared memory and writes C' itself, instead of writing them to workspace for a second kernel: 2 to
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G, on a device the build has sm_90 code for (clusters and
 // distributed shared memory; every CUDA file of the library is built for the same architectures, so
-// sm90_code_available answers for this family too). At 1 x 4096 x 4096 the reduction kernel took 3.7 us of
+// sm90_code_available answers for this family too). At 1 x 4096 x 4096 (chunked, before the column stream took
+// that shape) the reduction kernel took 3.7 us of
 // the call's 54, and the cluster took 0.054 -> 0.051 ms. The cols-contiguous kernel, the same way, lost
 // 0.050 -> 0.057 ms at 4096 x 1 x 4096 (bench/results/2026-11-27-h100-raster/): it keeps the workspace.
 constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code) {
@@ -91,8 +92,8 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp reads
 // each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums, one kernel. It is
 // taken only with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
-//   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the few KB every warp re-reads stay
-//     in L1; a strided S (a row of a larger matrix, lda > 1) goes through the chunked kernel, which stages it;
+//   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the S every warp re-reads (at most
+//     128 KB) stays in L1 and L2; a strided S (a row of a larger matrix, lda > 1) goes through the chunked kernel, which stages it;
 //   - kSkinnyStreamMinK <= k and rows x k <= kSkinnyStreamMaxSElems (S within 128 KB): the depths measured;
 //   - up to k = kSkinnyStreamDeepK any number of columns: one warp's column (<= 32 KB) takes less time than
 //     the chunked kernel's staging and second launch (1x264x4096: 7.3 us against 17.6 at 1x263x4096); deeper,
@@ -100,7 +101,8 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 //     loads in flight (1x264x16384 and 2x528x8192 ran slower than chunked).
 // Any G: a column that starts 8 bytes past a 16-byte boundary (odd leading dimension) peels its first element.
 // Measured back to back against the chunked kernel (H100, bench/results/2026-11-28-h100-column-stream/):
-// 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179, 1x1056x6000 27.2 -> 25.3; the
+// 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179; 1x1056x6000 streamed 25.3 against
+// 27.2 chunked at 1x1055x6000; the
 // cost, 1-1.5% on very wide products (1x30000x3000 239 -> 243 us, 1x100000x2048 516 -> 522).
 constexpr int kSkinnyStreamMaxRows = 2;
 constexpr int kSkinnyStreamColsPerBlock = 8;   // a warp per column, kSkinnyThreads threads
