@@ -91,7 +91,8 @@ module tcgemm_c
 
   !> struct tcgemm_config. Zero tile_m/tile_n/tile_k/stages means "the family's default";
   !> paddings are taken as given. k_splits: 0 or 1 = no split-K; > 1 = at most that many k-slices
-  !> added in a fixed order (families sm90_mma and skinny; must be 0 with family auto).
+  !> added in a fixed order (families sm90_mma and skinny; must be 0 with family auto). Skinny with
+  !> 0 may stream whole columns without slices; 1 or more always runs its chunked kernel.
   type, bind(C), public :: tcgemm_config
     integer(c_int32_t) :: family = TCGEMM_FAMILY_AUTO
     integer(c_int32_t) :: tile_m = 0

@@ -484,12 +484,14 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 }
 
 // Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
-// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (chunks through workspace). (The two chunked routes add the chunks in the same order; the API has
-// no way to run one product through both.)
+// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (chunks through workspace).
+// (The two chunked routes add the chunks in the same order; the API has no way to run one product through
+// both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
   // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G.
-  for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}}) {
+  for (const auto& shape :
+       {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};

@@ -158,17 +158,18 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   const SkinnyShape s = skinny_shape(transa, transb, m, n, k);
   tcgemm_plan p{};
   p.config.family = TCGEMM_FAMILY_SKINNY;
+  // Compulsory traffic (the large operand once, S, C') and FP64 CUDA-core arithmetic (~33 TFLOP/s).
+  const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
+  p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);
+  p.sm_count = dev.sm_count;
   if (skinny_plan_streams_columns(dev.sm_count, transa, transb, m, n, k)) {
     p.k_slices = 1;
     p.k_per_slice = k;
     p.tiles = (s.cols + kSkinnyStreamColsPerBlock - 1) / kSkinnyStreamColsPerBlock;
     p.blocks = p.tiles;
     p.blocks_per_sm = kSkinnyStreamBlocksPerSm;
-    p.sm_count = dev.sm_count;
     p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
-    const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
     p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction);
-    p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);
     // With few columns the call lasts as long as one warp's column: a warp streams about 4.5 GB/s with its 8
     // loads in flight (1x264x4096: 7.3 us measured, 32 KB per warp).
     const double one_column_us = 8.0 * double(k) / kSkinnyStreamWarpBytesPerUs;
@@ -182,21 +183,18 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.blocks = p.tiles * p.k_slices;
   // Resident blocks (registers bind; CUDA 13.0's allocation, ptxas -v): the k-contiguous kernels are capped at
   // 128 registers, 2 blocks per SM (ncu at 1x4096x4096, chunked before the column stream: 112 registers, 2
-  // blocks, 30 clusters of 8 at once); the
-  // cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks), 72-74 for 4 (3), 94 for 8 (2). Only the
-  // summary's waves read it: the skinny time is its traffic (kSkinnyStreamingBlocksPerSm).
+  // blocks, 30 clusters of 8 at once); the cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks),
+  // 72-74 for 4 (3), 94 for 8 (2). Only the summary's waves read it: the skinny time is its traffic
+  // (kSkinnyStreamingBlocksPerSm).
   p.blocks_per_sm = s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4);
-  p.sm_count = dev.sm_count;
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
   // Up to 8 chunks of a k-contiguous G add up in a cluster (skinny_cluster_reduces): no workspace and no
   // second kernel.
   p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code) ? 1 : 0;
   p.workspace_bytes =
       p.k_slices > 1 && !p.cluster_split ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
-  const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
   const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
   p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
-  p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);  // FP64 CUDA cores, ~33 TFLOP/s
   double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
   if (p.cluster_split) t += kClusterReduceUs;
   else if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;

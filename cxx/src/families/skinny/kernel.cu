@@ -346,14 +346,17 @@ bool s_compact(const SkinnyParams& q, const SkinnyShape& shape) {
   return q.s_k == 1 || (q.s_row == 1 && q.s_k == shape.rows);
 }
 
+SkinnyRoute route_of(const SkinnyShape& shape, const SkinnyParams& q, const tcgemm_config& cfg, int sm_count) {
+  return skinny_streams_columns(shape, cfg.k_splits, sm_count, s_compact(q, shape)) ? SkinnyRoute::kColumnStream
+                                                                                      : SkinnyRoute::kChunked;
+}
+
 }  // namespace
 
 SkinnyRoute skinny_route(const GemmProblem& p, const tcgemm_config& cfg, int sm_count) {
   if (!skinny_applies(p.m, p.n, p.k)) return SkinnyRoute::kChunked;
   const SkinnyShape shape = skinny_shape(p.transa, p.transb, p.m, p.n, p.k);
-  const SkinnyParams q = skinny_params(p, shape);
-  return skinny_streams_columns(shape, cfg.k_splits, sm_count, s_compact(q, shape)) ? SkinnyRoute::kColumnStream
-                                                                                      : SkinnyRoute::kChunked;
+  return route_of(shape, skinny_params(p, shape), cfg, sm_count);
 }
 
 tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx,
@@ -369,7 +372,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   const bool vec = g_pairs(q, shape);
 
   // One or two rows over a k-contiguous G: a warp per whole column (column_stream.cu).
-  if (skinny_route(p, cfg, ctx.sm_count) == SkinnyRoute::kColumnStream) {
+  if (route_of(shape, q, cfg, ctx.sm_count) == SkinnyRoute::kColumnStream) {
     // S(i, kk..kk+1) in one 16-byte load: k-contiguous rows whose starts are all 16-byte aligned, and G's
     // pairs at even k (every column 16-byte aligned).
     const bool s_pairs = vec && q.s_k == 1 && reinterpret_cast<uintptr_t>(q.S) % 16 == 0 &&

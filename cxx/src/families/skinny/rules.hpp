@@ -82,8 +82,8 @@ constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G, on a device the build has sm_90 code for (clusters and
 // distributed shared memory; every CUDA file of the library is built for the same architectures, so
 // sm90_code_available answers for this family too). At 1 x 4096 x 4096 (chunked, before the column stream took
-// that shape) the reduction kernel took 3.7 us of
-// the call's 54, and the cluster took 0.054 -> 0.051 ms. The cols-contiguous kernel, the same way, lost
+// that shape) the reduction kernel took 3.7 us of the call's 54, and the cluster took 0.054 -> 0.051 ms. The
+// cols-contiguous kernel, the same way, lost
 // 0.050 -> 0.057 ms at 4096 x 1 x 4096 (bench/results/2026-11-27-h100-raster/): it keeps the workspace.
 constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code) {
   return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= kSkinnyMaxClusterChunks;
@@ -93,7 +93,8 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 // each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums, one kernel. It is
 // taken only with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
 //   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the S every warp re-reads (at most
-//     128 KB) stays in L1 and L2; a strided S (a row of a larger matrix, lda > 1) goes through the chunked kernel, which stages it;
+//     128 KB) stays in L1 and L2; a strided S (a row of a larger matrix, lda > 1) goes through the chunked
+//     kernel, which stages it;
 //   - kSkinnyStreamMinK <= k and rows x k <= kSkinnyStreamMaxSElems (S within 128 KB): the depths measured;
 //   - up to k = kSkinnyStreamDeepK any number of columns: one warp's column (<= 32 KB) takes less time than
 //     the chunked kernel's staging and second launch (1x264x4096: 7.3 us against 17.6 at 1x263x4096); deeper,
@@ -101,9 +102,9 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 //     loads in flight (1x264x16384 and 2x528x8192 ran slower than chunked).
 // Any G: a column that starts 8 bytes past a 16-byte boundary (odd leading dimension) peels its first element.
 // Measured back to back against the chunked kernel (H100, bench/results/2026-11-28-h100-column-stream/):
-// 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179; 1x1056x6000 streamed 25.3 against
-// 27.2 chunked at 1x1055x6000; the
-// cost, 1-1.5% on very wide products (1x30000x3000 239 -> 243 us, 1x100000x2048 516 -> 522).
+// 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179; 1x1056x6000 streamed 25.3
+// against 27.2 chunked at 1x1055x6000; the cost, 1-1.5% on very wide products (1x30000x3000 239 -> 243 us,
+// 1x100000x2048 516 -> 522).
 constexpr int kSkinnyStreamMaxRows = 2;
 constexpr int kSkinnyStreamColsPerBlock = 8;   // a warp per column, kSkinnyThreads threads
 constexpr int kSkinnyStreamBlocksPerSm = 4;    // __launch_bounds__ minimum: 64 registers

@@ -77,15 +77,14 @@ int device_clusters_at_once(const DeviceContext& ctx, int64_t slices, int stages
   }
 }
 
-// The launcher's route: a cluster split-K when the rule holds (rules.hpp, sm90_cluster_split) with the room the
-// plan model also reads (sm90_cluster_room) at the shape's default depth, or CUDA's answer for another depth
-// (explicit configurations; the plan never picks those).
+// The launcher's route for its split and tile count: a cluster split-K when the rule holds (rules.hpp,
+// sm90_cluster_split) with the room the plan model also reads (sm90_cluster_room) at the shape's default depth,
+// or CUDA's answer for another depth (explicit configurations; the plan never picks those).
 template <int kShape>
-bool takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
+bool cluster_route(const Sm90Split& split, int64_t tiles, const GemmProblem& p, const tcgemm_config& cfg,
+                   const DeviceContext& ctx) {
   constexpr Sm90Shape s = kSm90Shapes[kShape];
-  const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
   if (!sm90_cluster_eligible(s, cfg.stages, split, p.transa, p.transb)) return false;  // no CUDA query
-  const int64_t tiles = ceil_div_nonneg(p.m, s.tile_m) * ceil_div_nonneg(p.n, s.tile_n);
   int64_t room = 0;
   if (cfg.stages == s.default_stages) {
     room = sm90_clusters_at_once(sm90_cluster_room(ctx), kShape, split.slices, ctx.sm_count);
@@ -94,6 +93,15 @@ bool takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const D
     room = asked >= 0 ? asked : sm90_clusters_at_once(nullptr, kShape, split.slices, ctx.sm_count);
   }
   return sm90_cluster_split(s, cfg.stages, split, tiles, room, p.transa, p.transb);
+}
+
+// The same decision from the problem alone (sm90_takes_cluster_route, for the tests). Its tile count is the
+// launcher's for every form that can cluster (only 'T','T', which never does, launches the transposed grid).
+template <int kShape>
+bool takes_cluster_route(const GemmProblem& p, const tcgemm_config& cfg, const DeviceContext& ctx) {
+  constexpr Sm90Shape s = kSm90Shapes[kShape];
+  const int64_t tiles = ceil_div_nonneg(p.m, s.tile_m) * ceil_div_nonneg(p.n, s.tile_n);
+  return cluster_route<kShape>(sm90_split(p.k, cfg.k_splits, s.tile_k), tiles, p, cfg, ctx);
 }
 
 template <int kShape>
@@ -106,7 +114,8 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
   const Sm90Split split = sm90_split(p.k, cfg.k_splits, s.tile_k);
   // Few slices: one cluster per tile adds them in shared memory, in the cluster instance of the kernel, when
   // the device holds every tile's cluster at once.
-  if (takes_cluster_route<kShape>(p, cfg, ctx)) sm90::apply_cluster_split(plan, split);
+  if (cluster_route<kShape>(split, plan.params.tiles_m * plan.params.tiles_n, p, cfg, ctx))
+    sm90::apply_cluster_split(plan, split);
   return sm90::with_instance<Fam>(plan, [&](auto tag) -> tcgemm_status {
     using K = typename decltype(tag)::type;
     // The build's sm_90 code was checked with the device rules (sm90_code_available: every instance of this
