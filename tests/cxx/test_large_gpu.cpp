@@ -4,7 +4,9 @@
 //  - leading dimensions of 2^25 and more with 66-88 columns, so that element offsets pass 2^31 in A, B and C,
 //    in every operand form, even and odd (the 16- and 8-byte copy paths), through sm90_mma (one slice and
 //    split), shared_ab, and for 16-bit inputs the mma.sync path and the WMMA family (cp.async and element-wise
-//    copies). Small-integer data make every product exact, so C is compared for equality with a host product.
+//    copies). Small-integer data make every product exact, so C is compared for equality with a host product;
+//  - the skinny family's routes (the column stream, the chunked kernels with one chunk, a cluster or workspace,
+//    both layouts of the large operand) with that large operand and C at leading dimensions of 2^25 and more.
 // cuBLAS takes int32 sizes and offsets, so the references are computed on the host. Each case skips where the
 // device has too little free memory (the suite runs serially: ctest RUN_SERIAL).
 #include <gtest/gtest.h>
@@ -12,11 +14,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include <cuda_fp16.h>
 
+#include "families/skinny/rules.hpp"  // white-box: which skinny route each case takes
 #include "gpu_test_util.hpp"
 #include "tcgemm/tcgemm.h"
 
@@ -282,6 +286,114 @@ TEST(LargeSizes, GemmExLeadingDimensionsPastThe32BitEdgeEveryForm) {
                                           << tcgemm_last_error();
                                     });
       if (testing::Test::HasFatalFailure() || testing::Test::IsSkipped()) return;
+    }
+}
+
+// ---- the skinny family past the 32-bit edge ----
+
+// One skinny product with its large operand G (B when m is the small side, else A) and C in `cols` columns of
+// leading dimension ld (G in rows [0, G's rows), C below it, then a sentinel row), and the small operand S dense
+// in an allocation of its own (its leading dimension is its row count). Data are small integers: C must equal
+// the host product exactly, and the sentinel row must survive.
+struct SkinnyLargeCase {
+  const char* route;  // what the case exercises (asserted below with the family's own rules)
+  char ta, tb;
+  int64_t m, n, k;
+  int k_splits;
+};
+
+void check_skinny_large(const SkinnyLargeCase& c, int64_t ld, double* big, int64_t big_cols, int sm_count) {
+  SCOPED_TRACE(testing::Message() << c.route << " " << c.ta << c.tb << " " << c.m << "x" << c.n << "x" << c.k
+                                  << " k_splits " << c.k_splits << " ld " << ld);
+  using namespace tcgemm::detail;
+  const SkinnyShape shape = skinny_shape(c.ta, c.tb, c.m, c.n, c.k);
+  const bool a_large = shape.transpose_c;  // n is the small side: G = op(A)^T
+  const Storage sa = storage(c.ta, c.m, c.k), sb = storage(c.tb, c.k, c.n), sg = a_large ? sa : sb;
+  const Storage ss = a_large ? sb : sa;
+  ASSERT_GT((sg.cols - 1) * ld, int64_t(INT32_MAX)) << "G's last column must start past element 2^31";
+  ASSERT_LE(std::max(sg.cols, c.n), big_cols);
+  const int64_t c_row0 = sg.rows;  // C's rows in the big columns
+  const double beta = (c.m + c.n) % 2 ? 0.0 : -2.0;
+  const double alpha = 1.5;
+  std::vector<double> a(size_t(sa.rows * sa.cols)), b(size_t(sb.rows * sb.cols)), c0(size_t(c.m * c.n));
+  for (int64_t j = 0; j < sa.cols; ++j)
+    for (int64_t i = 0; i < sa.rows; ++i) a[size_t(i + j * sa.rows)] = small_int(i, j, 1);
+  for (int64_t j = 0; j < sb.cols; ++j)
+    for (int64_t i = 0; i < sb.rows; ++i) b[size_t(i + j * sb.rows)] = small_int(i, j, 2);
+  // C's region: m rows of C (NaN with beta = 0: not read) and the sentinel row.
+  const Storage region{c.m + 1, c.n};
+  std::vector<double> hc(size_t(region.rows * region.cols));
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i <= c.m; ++i) {
+      if (i < c.m) c0[size_t(i + j * c.m)] = small_int(i, j, 3);
+      hc[size_t(i + j * region.rows)] =
+          i == c.m ? kSentinel : (beta == 0.0 ? std::numeric_limits<double>::quiet_NaN() : c0[size_t(i + j * c.m)]);
+    }
+  const tcgemm::test::DeviceBuffer<double> small_buf(size_t(ss.rows * ss.cols));
+  ASSERT_TRUE(small_buf.get() != nullptr);
+  double* S = small_buf.get();
+  ASSERT_NO_FATAL_FAILURE(put(S, ss.rows, a_large ? b : a, ss));
+  ASSERT_NO_FATAL_FAILURE(put(big, ld, a_large ? a : b, sg));
+  double* C = big + c_row0;
+  ASSERT_NO_FATAL_FAILURE(put(C, ld, hc, region));
+  const double* A = a_large ? big : S;
+  const double* B = a_large ? S : big;
+  const int64_t lda = a_large ? ld : sa.rows, ldb = a_large ? sb.rows : ld;
+  // The route: asserted with the family's rules for this call (S is dense: compact).
+  const bool streams = skinny_streams_columns(shape, c.k_splits, sm_count, true);
+  const int64_t chunks = skinny_chunks(shape, skinny_chunk_k(shape, c.k_splits, sm_count));
+  const std::string route = streams ? "stream" : chunks == 1 ? "one chunk"
+                                    : skinny_cluster_reduces(shape, chunks, tcgemm::test::hopper_path_expected())
+                                        ? "cluster" : "workspace";
+  EXPECT_NE(std::string(c.route).find(route), std::string::npos) << "the case takes the " << route << " route";
+  tcgemm_config cfg{};
+  cfg.family = TCGEMM_FAMILY_SKINNY;
+  cfg.k_splits = c.k_splits;
+  ASSERT_EQ(tcgemm_dgemm_config(&cfg, c.ta, c.tb, c.m, c.n, c.k, alpha, A, lda, B, ldb, beta, C, ld, nullptr),
+            TCGEMM_SUCCESS)
+      << tcgemm_last_error();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<double> got;
+  ASSERT_NO_FATAL_FAILURE(get(got, C, ld, region));
+  const std::vector<double> want = reference(c.ta, c.tb, c.m, c.n, c.k, alpha, a, b, beta, c0);
+  int bad = 0;
+  for (int64_t j = 0; j < c.n && bad < 5; ++j)
+    for (int64_t i = 0; i <= c.m && bad < 5; ++i) {
+      const double g = got[size_t(i + j * region.rows)];
+      const double w = i < c.m ? want[size_t(i + j * c.m)] : kSentinel;
+      if (!(g == w)) {
+        ++bad;
+        ADD_FAILURE() << (i < c.m ? "C(" : "sentinel row (") << i << ", " << j << ") = " << g << ", want " << w;
+      }
+    }
+}
+
+TEST(LargeSizes, SkinnyRoutesPastThe32BitEdge) {
+  TCGEMM_REQUIRE_GPU();
+  // G with 66-72 columns of ld = 2^25 + 2 (16-byte loads) or 2^25 + 1 (8-byte loads, the column stream's
+  // peeled first element): offsets up to ~2.4e9 elements, past 2^31.
+  const SkinnyLargeCase cases[] = {
+      {"stream: one row, S k-contiguous", 'T', 'N', 1, 66, 600, 0},
+      {"stream: two rows, S dense columns", 'N', 'N', 2, 70, 1000, 0},
+      {"stream: n small, C transposed", 'T', 'T', 70, 2, 600, 0},
+      {"workspace: k-contiguous, 8 rows", 'N', 'N', 8, 66, 600, 0},
+      {"cluster: k-contiguous, 8 rows (workspace without sm_90 code)", 'N', 'N', 8, 66, 600, 2},
+      {"one chunk: k-contiguous, 5 rows", 'N', 'N', 5, 66, 500, 1},
+      {"workspace: cols-contiguous, n small", 'N', 'N', 72, 3, 66, 0},
+      {"workspace: cols-contiguous, m small", 'N', 'T', 4, 72, 66, 0},
+  };
+  constexpr int64_t kBigCols = 72;
+  const int64_t ld_max = kLdBase + 2;
+  const size_t bytes = size_t(kBigCols * ld_max) * sizeof(double);
+  if (!enough_free_memory(bytes)) GTEST_SKIP() << "needs " << bytes << " bytes free";
+  int sm_count = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const tcgemm::test::DeviceBuffer<double> big(bytes / sizeof(double));
+  ASSERT_TRUE(big.get() != nullptr) << "cudaMalloc of " << bytes << " bytes";
+  for (const SkinnyLargeCase& c : cases)
+    for (const int64_t ld : {kLdBase + 2, kLdBase + 1}) {
+      check_skinny_large(c, ld, big.get(), kBigCols, sm_count);
+      if (testing::Test::HasFatalFailure()) return;
     }
 }
 

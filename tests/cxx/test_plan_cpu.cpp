@@ -64,6 +64,19 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
   EXPECT_GT(deep.k_slices, 8) << deep.summary;
   EXPECT_EQ(deep.cluster_split, 0) << deep.summary;
   EXPECT_GT(deep.workspace_bytes, 0) << deep.summary;
+  // 5-8 rows: at most 4 chunks in a cluster (kSkinnyWideClusterMaxChunks); 8 x 8192 x 4096 runs 8 chunks
+  // through workspace.
+  using tcgemm::detail::skinny_cluster_reduces;
+  using tcgemm::detail::skinny_shape;
+  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 4, 8192, 4096), 8, true));
+  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 4, true));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 5, 8192, 4096), 5, true));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 8, true));
+  const tcgemm_plan wide = plan_dgemm(h100(), 'N', 'N', 8, 8192, 4096);
+  ASSERT_EQ(wide.config.family, TCGEMM_FAMILY_SKINNY) << wide.summary;
+  EXPECT_EQ(wide.k_slices, 8) << wide.summary;
+  EXPECT_EQ(wide.cluster_split, 0) << wide.summary;
+  EXPECT_EQ(wide.workspace_bytes, 8 * 8 * 8192 * 8) << wide.summary;
   const tcgemm_plan ampere = plan_dgemm(a100(), 'N', 'N', 3, 4096, 4096);
   EXPECT_EQ(ampere.cluster_split, 0) << ampere.summary;
   EXPECT_GT(ampere.workspace_bytes, 0) << ampere.summary;

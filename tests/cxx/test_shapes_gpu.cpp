@@ -6,6 +6,7 @@
 #include <vector>
 #include <string>
 #include <functional>
+#include <memory>
 #include <thread>
 
 #include "core/problem.hpp"
@@ -247,6 +248,71 @@ TEST(SplitK, InsideStreamCapture) {
   CUDA_OK(cudaStreamDestroy(stream));
 }
 
+// The split-K reduction is a programmatic dependent launch on sm_90 (it may start before the kernel that writes
+// its partial products has ended, and waits for it there). Calls back to back on one stream, each with its own
+// B and C and no synchronisation between them, take in turn the workspace the call before freed: each result
+// must be bit for bit what the same call gives alone (split-K sums in a fixed order), not a mix with the
+// previous call's partial products. sm90_mma through workspace, and the skinny family's both layouts.
+TEST(SplitK, BackToBackCallsEachReduceTheirOwnPartials) {
+  TCGEMM_REQUIRE_GPU();
+  struct Case {
+    char ta, tb;
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{'N', 'N', 240, 31, 17059},  // sm90_mma, 60 slices through workspace (sm_90)
+                        {'T', 'N', 168, 314, 17746},
+                        {'N', 'N', 4096, 1, 4096},  // skinny, cols-contiguous G, 8 chunks
+                        {'N', 'T', 1, 2000, 2000},
+                        {'N', 'N', 8, 3000, 8192}};  // skinny, k-contiguous G, 16 chunks (no cluster)
+  constexpr int kCalls = 4;
+  cudaStream_t stream = nullptr;
+  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  uint64_t seed = 24100;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << c.ta << c.tb << " " << c.m << "x" << c.n << "x" << c.k);
+    tcgemm_plan plan{};
+    ASSERT_EQ(tcgemm_dgemm_plan(c.ta, c.tb, c.m, c.n, c.k, &plan), TCGEMM_SUCCESS) << tcgemm_last_error();
+    if (plan.workspace_bytes == 0) {
+      ADD_FAILURE() << "the case must split through workspace: " << plan.summary;
+      continue;
+    }
+    const int64_t a_rows = c.ta == 'N' ? c.m : c.k, b_rows = c.tb == 'N' ? c.k : c.n;
+    const int64_t a_cols = c.ta == 'N' ? c.k : c.m, b_cols = c.tb == 'N' ? c.n : c.k;
+    const std::vector<double> hA = random_matrix(a_rows, a_cols, a_rows, ++seed);
+    DeviceBuffer<double> dA{hA.size()};
+    ASSERT_TRUE(dA.ok());
+    CUDA_OK(dA.upload(hA));
+    std::vector<std::unique_ptr<DeviceBuffer<double>>> dB, dC, dRef;
+    for (int j = 0; j < kCalls; ++j) {
+      dB.push_back(std::make_unique<DeviceBuffer<double>>(size_t(b_rows * b_cols)));
+      dC.push_back(std::make_unique<DeviceBuffer<double>>(size_t(c.m * c.n)));
+      dRef.push_back(std::make_unique<DeviceBuffer<double>>(size_t(c.m * c.n)));
+      ASSERT_TRUE(dB[j]->ok() && dC[j]->ok() && dRef[j]->ok());
+      CUDA_OK(dB[j]->upload(random_matrix(b_rows, b_cols, b_rows, ++seed)));
+      CUDA_OK(cudaMemset(dC[j]->get(), 0xff, size_t(c.m * c.n) * sizeof(double)));  // NaN: beta = 0 must not read
+      // Alone: the call, then a synchronisation.
+      ASSERT_EQ(tcgemm_dgemm(c.ta, c.tb, c.m, c.n, c.k, 1.0, dA.get(), a_rows, dB[j]->get(), b_rows, 0.0,
+                             dRef[j]->get(), c.m, stream),
+                TCGEMM_SUCCESS)
+          << tcgemm_last_error();
+      CUDA_OK(cudaStreamSynchronize(stream));
+    }
+    for (int j = 0; j < kCalls; ++j)
+      ASSERT_EQ(tcgemm_dgemm(c.ta, c.tb, c.m, c.n, c.k, 1.0, dA.get(), a_rows, dB[j]->get(), b_rows, 0.0,
+                             dC[j]->get(), c.m, stream),
+                TCGEMM_SUCCESS)
+          << tcgemm_last_error();
+    CUDA_OK(cudaStreamSynchronize(stream));
+    for (int j = 0; j < kCalls; ++j) {
+      std::vector<double> got, want;
+      CUDA_OK(dC[j]->download(&got));
+      CUDA_OK(dRef[j]->download(&want));
+      EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(double))) << "call " << j;
+    }
+  }
+  CUDA_OK(cudaStreamDestroy(stream));
+}
+
 // Many threads, each on its own stream, running split-K and skinny products at once: workspaces are
 // stream-ordered, never shared.
 TEST(SplitK, ManyThreadsAndStreams) {
@@ -345,11 +411,11 @@ TEST(Skinny, EveryFormSmallSideAndDepth) {
       }
 }
 
-// k-chunk counts from 2 to 12: up to 8 chunks of a k-contiguous G add up in a cluster (on cc 9.x with sm_90
-// code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large operand with 1,
-// 3 and 8 rows (8 rows x 64 columns: the cluster's blocks above rank 0 write outputs too), a partial last
-// column block, both copy widths, leading dimensions 1 and 4097 past the rows, misaligned bases, beta 0
-// (NaN-poisoned C not read) and beta != 0.
+// k-chunk counts from 2 to 12: up to 8 chunks of a k-contiguous G (4 with 5-8 rows) add up in a cluster (on
+// cc 9.x with sm_90 code); more, and the cols-contiguous kernel's, through workspace. Both layouts of the large
+// operand with 1, 3 and 8 rows (8 rows x 64 columns: the cluster's blocks above rank 0 write outputs too), a
+// partial last column block, both copy widths, leading dimensions 1 and 4097 past the rows, misaligned bases,
+// beta 0 (NaN-poisoned C not read) and beta != 0.
 TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
   TCGEMM_REQUIRE_GPU();
   struct Case {

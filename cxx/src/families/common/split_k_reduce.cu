@@ -1,6 +1,7 @@
 // C <- alpha sum_s W_s + beta C in a fixed slice order (split_k_reduce.hpp).
 #include "families/common/split_k_reduce.hpp"
 
+#include "arch/dependent_launch_sm90.cuh"
 #include "core/checked_math.hpp"
 #include "core/errors.hpp"
 
@@ -23,6 +24,9 @@ __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t 
                                                                         int64_t slice_step, SplitKOutput out) {
   constexpr int kElems = kReduceThreads / kGroups;
   __shared__ double partial[kGroups][kElems];
+  // Launched as a programmatic dependent of the kernel that writes W (launch_split_k_reduce), the block may
+  // start before that kernel ends: nothing of W or C is read before it has completed.
+  arch::wait_for_prerequisite_grids();
   const int e = threadIdx.x % kElems, g = threadIdx.x / kElems;
   const int64_t total = m * n;
   for (int64_t first = int64_t(blockIdx.x) * kElems; first < total; first += int64_t(gridDim.x) * kElems) {
@@ -61,12 +65,26 @@ __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(int64_t 
 }
 
 template <int kGroups>
-void launch_groups(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
-                   const SplitKOutput& out, cudaStream_t stream) {
+cudaError_t launch_groups(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
+                          const SplitKOutput& out, bool programmatic, cudaStream_t stream) {
   constexpr int kElems = kReduceThreads / kGroups;
   const int64_t wanted = (m * n + kElems - 1) / kElems;
   const unsigned blocks = unsigned(wanted < kReduceMaxBlocks ? wanted : kReduceMaxBlocks);
-  split_k_reduce_kernel<kGroups><<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
+  if (!programmatic) {
+    split_k_reduce_kernel<kGroups><<<blocks, kReduceThreads, 0, stream>>>(m, n, slices, W, slice_step, out);
+    return cudaGetLastError();
+  }
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(kReduceThreads);
+  config.stream = stream;
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, split_k_reduce_kernel<kGroups>, m, n, slices, W, slice_step, out);
+  return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 }  // namespace
@@ -88,11 +106,11 @@ tcgemm_status allocate_partials(const DeviceContext& ctx, int64_t rows, int64_t 
 }
 
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
-                                    const SplitKOutput& out, cudaStream_t stream) {
-  if (slices < kDeepGroups) launch_groups<1>(m, n, slices, W, slice_step, out, stream);
-  else launch_groups<kDeepGroups>(m, n, slices, W, slice_step, out, stream);
-  TCGEMM_CHECK_LAUNCH("split_k_reduce_kernel");
-  return TCGEMM_SUCCESS;
+                                    const SplitKOutput& out, bool programmatic, cudaStream_t stream) {
+  const cudaError_t e = slices < kDeepGroups
+                            ? launch_groups<1>(m, n, slices, W, slice_step, out, programmatic, stream)
+                            : launch_groups<kDeepGroups>(m, n, slices, W, slice_step, out, programmatic, stream);
+  return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, "launch of split_k_reduce_kernel");
 }
 
 }  // namespace tcgemm::detail

@@ -29,7 +29,11 @@ tcgemm_status allocate_partials(const DeviceContext& ctx, int64_t rows, int64_t 
                                 int32_t k_splits, const char* family, cudaStream_t stream, StreamScratch* scratch,
                                 double** out);
 
+// programmatic: launched as a programmatic dependent of the kernel ahead of it on the stream (arch/
+// dependent_launch_sm90.cuh), which starts the reduction as soon as that kernel ends instead of one launch
+// latency later; only where the device runs the build's sm_90 code (sm90_code_available), whose reduction
+// waits for that kernel.
 tcgemm_status launch_split_k_reduce(int64_t m, int64_t n, int64_t slices, const double* W, int64_t slice_step,
-                                    const SplitKOutput& out, cudaStream_t stream);
+                                    const SplitKOutput& out, bool programmatic, cudaStream_t stream);
 
 }  // namespace tcgemm::detail

@@ -17,6 +17,7 @@
 
 #include "arch/cluster_sm90.cuh"
 #include "arch/cp_async_sm80.cuh"
+#include "arch/dependent_launch_sm90.cuh"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
@@ -37,13 +38,45 @@ static_assert(kSkinnyColsPerBlock == 2 * kWarp, "cols-contiguous kernel: two col
 static_assert(kSkinnyMaxChunkK % (2 * kWarp) == 0, "a chunk is whole double2 sweeps of a warp");
 static_assert(kSkinnyChunkQuantum % (2 * kWarp) == 0, "chunks start on a warp sweep (16-byte aligned k)");
 
+// *v = *src where `in`, else 0, as one predicated load: no branch, so that a thread's staging loads all go out
+// before the first one returns.
+__device__ __forceinline__ double load_or_zero(const double* src, bool in) {
+  double v;
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n mov.f64 %0, 0d0000000000000000;\n"
+      " @p ld.global.nc.f64 %0, [%1];\n}\n"
+      : "=d"(v)
+      : "l"(src), "r"(int(in)));
+  return v;
+}
+
 // Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
-// contiguous direction of S.
+// contiguous direction of S. Up to 4 rows, a thread's reads go out kStageBatch at a time, all before their
+// stores (a plain loop of load, store pairs waits for L2 once per element or so): 4 x 8192 x 8192 0.1856 ->
+// 0.1816 ms, 3 x 7777 x 9999 0.2194 -> 0.2161. The 8-row kernels keep the plain loop: at 128 registers the
+// batch made the k-contiguous one spill (8 x 8192 x 8192 'T','N' 0.196 -> 0.214 ms).
 template <int kRows, bool kKMajor>
 __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
   const int total = kRows * int(p.chunk_k);
-  for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
-    int i, kk;
+  if constexpr (kRows >= 8) {
+    for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
+      int i, kk;
+      if (p.s_k == 1) {
+        i = idx / int(p.chunk_k);
+        kk = idx - i * int(p.chunk_k);
+      } else {
+        kk = idx / kRows;
+        i = idx - kk * kRows;
+      }
+      const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
+      if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
+      else s_sm[kk * kRows + i] = v;
+    }
+    return;
+  }
+  constexpr int kStageBatch = 4;
+  // Element idx of the chunk: S(i, kk) with consecutive idx along S's contiguous direction.
+  auto element = [&](int idx, int& i, int& kk) {
     if (p.s_k == 1) {
       i = idx / int(p.chunk_k);
       kk = idx - i * int(p.chunk_k);
@@ -51,9 +84,24 @@ __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int l
       kk = idx / kRows;
       i = idx - kk * kRows;
     }
-    const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
-    if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
-    else s_sm[kk * kRows + i] = v;
+  };
+  for (int base = int(threadIdx.x); base < total; base += kStageBatch * kSkinnyThreads) {
+    double v[kStageBatch];
+#pragma unroll
+    for (int u = 0; u < kStageBatch; ++u) {
+      const int idx = base + u * kSkinnyThreads;
+      int i, kk;
+      element(idx, i, kk);
+      const bool in = idx < total && i < p.rows && kk < len;
+      v[u] = load_or_zero(p.S + (in ? i * p.s_row + (k0 + kk) * p.s_k : 0), in);
+    }
+#pragma unroll
+    for (int u = 0; u < kStageBatch; ++u) {
+      const int idx = base + u * kSkinnyThreads;
+      int i, kk;
+      element(idx, i, kk);
+      if (idx < total) s_sm[kKMajor ? i * kSRowPitch + kk : kk * kRows + i] = v[u];
+    }
   }
 }
 
@@ -111,6 +159,10 @@ __device__ __forceinline__ void reduce_scatter(double* acc, int lane, int offset
 
 template <int kRows, bool kVec, bool kCluster>
 __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(const SkinnyParams p) {
+  // The split-K reduction behind this kernel (launch_skinny) may launch once every block has started: it then
+  // takes the room the last blocks leave and waits for the grid's end. (Issued later, the hint cost the 8-row
+  // kernel spills.)
+  arch::launch_dependents();
   __shared__ __align__(16) double s_sm[kRows * kSRowPitch];
   __shared__ double part[kCluster ? kRows * kSkinnyColsPerBlock : 1];  // the cluster's partial sums
   const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
@@ -215,7 +267,8 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   const bool has0 = base + c0 < p.cols, has1 = base + c1 < p.cols;
   const double* g = p.G + k0 * p.g_k + base + c0;
   // Rows are read kBatch at a time (rows kk, kk + kWarps, ...), the next batch's loads in flight while the
-  // current one is multiplied. Rows past the chunk read as zero.
+  // current one is multiplied. Rows past the chunk read as zero. (8 per batch for one or two rows took 90-96
+  // registers, 2 blocks per SM, and measured the same: 4096 x 1 x 4096 0.0509 -> 0.0509 ms.)
   constexpr int kBatch = 4;
   constexpr int kBatchRows = kBatch * kWarps;
   double2 v[kBatch];
@@ -260,6 +313,10 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
       }
     }
   }
+  // The split-K reduction behind this kernel may launch (launch_skinny): only the warps' sum and the stores
+  // are left. (Issued at the start instead, as the k-contiguous kernel does, 4096 x 1 x 4096 took 0.0499 ms
+  // against 0.0490-0.0493 and 2048 x 1 x 2048 0.0165 against 0.0117-0.0127.)
+  arch::launch_dependents();
   __syncthreads();  // every warp is done with the S chunk
 #pragma unroll
   for (int i = 0; i < kRows; ++i) {
@@ -412,8 +469,11 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
                                      : "launch of the skinny kernel");
   if (chunks == 1 || cluster) return TCGEMM_SUCCESS;
-  return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace,
-                               shape.rows * shape.cols, SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col},
+  // A programmatic dependent launch where the build's sm_90 code runs (the kernels let it launch once their
+  // loads are done): the reduction starts as the chunks end, not one launch latency later (4096 x 1 x 4096:
+  // the chunks take ~47 us, the reduction with its launch ~4 us).
+  return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace, shape.rows * shape.cols,
+                               SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col}, sm90_code_available(ctx),
                                stream);
 }
 

@@ -85,8 +85,14 @@ constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
 // that shape) the reduction kernel took 3.7 us of the call's 54, and the cluster took 0.054 -> 0.051 ms. The
 // cols-contiguous kernel, the same way, lost
 // 0.050 -> 0.057 ms at 4096 x 1 x 4096 (bench/results/2026-11-27-h100-raster/): it keeps the workspace.
+// The 8-row kernel (5 to 8 rows) clusters at most kSkinnyWideClusterMaxChunks chunks: with more, the
+// workspace and its reduction (a programmatic dependent launch since 2026-11-28) measured faster, 8 x 8192 x
+// 4096 0.112 -> 0.106 ms, 6 x 16384 x 4096 0.201 -> 0.197 (8 chunks in a cluster against 11 through workspace;
+// bench/results/2026-11-28-h100-dependent-launch/).
+constexpr int64_t kSkinnyWideClusterMaxChunks = 4;
 constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code) {
-  return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= kSkinnyMaxClusterChunks;
+  const int64_t most = s.rows > 4 ? kSkinnyWideClusterMaxChunks : kSkinnyMaxClusterChunks;
+  return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= most;
 }
 
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp reads

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "arch/cluster_sm90.cuh"
+#include "arch/dependent_launch_sm90.cuh"
 #include "families/sm90/common.cuh"
 #include "families/sm90/operand_tile.cuh"
 
@@ -153,6 +154,10 @@ __device__ __forceinline__ void store_staged_checked(const char* wtile, Slot&& s
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kernel(const Params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The split-K reduction behind a sliced launch (launch.cu) may launch once every block of this grid has
+  // started (programmatic dependent launch): no block of this grid waits for room then, and the reduction's
+  // blocks take the room the last ones leave, waiting for the grid's end. A no-op for every other launch.
+  arch::launch_dependents();
   using ATile = typename T::ATile;
   using BTile = typename T::BTile;
   constexpr int kMTiles = T::kMTiles, kNTiles = T::kNTiles, kRowsPerLane = T::kRowsPerLane;

@@ -139,8 +139,10 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
     sm90::apply_split(sliced, split, workspace, p.m, p.n);
     const cudaError_t e = sm90::launch_grid<K>(sliced.params, stream);
     if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (split-K)");
+    // A programmatic dependent launch (arch/dependent_launch_sm90.cuh): the reduction is launched once every
+    // block of the kernel has started and waits for the kernel's end (this family always runs sm_90 code).
     return launch_split_k_reduce(p.m, p.n, split.slices, workspace, p.m * p.n,
-                                 SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc}, stream);
+                                 SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc}, /*programmatic=*/true, stream);
   });
 }
 
