@@ -375,6 +375,7 @@ TEST(LargeSizes, SkinnyRoutesPastThe32BitEdge) {
   const SkinnyLargeCase cases[] = {
       {"stream: one row, S k-contiguous", 'T', 'N', 1, 66, 600, 0},
       {"stream: two rows, S dense columns", 'N', 'N', 2, 70, 1000, 0},
+      {"stream: one row, 4 warps per column", 'N', 'N', 1, 66, 2048, 0},
       {"stream: n small, C transposed", 'T', 'T', 70, 2, 600, 0},
       {"workspace: k-contiguous, 8 rows", 'N', 'N', 8, 66, 600, 0},
       {"cluster: k-contiguous, 8 rows (workspace without sm_90 code)", 'N', 'N', 8, 66, 600, 2},

@@ -88,7 +88,8 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
 TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
   using namespace tcgemm::detail;
   const int sms = 132;
-  const int64_t deep = int64_t(kSkinnyStreamDeepWarpsPerSm) * sms;  // ... beyond kSkinnyStreamDeepK
+  // Beyond kSkinnyStreamDeepK: kSkinnyStreamDeepWarpsPerSm warps per SM, with up to 8 warps per column.
+  const int64_t deep = int64_t(kSkinnyStreamDeepWarpsPerSm) * sms / kSkinnyStreamMaxWarpsPerColumn;
   const auto* aligned_a = reinterpret_cast<const double*>(uintptr_t(1) << 20);
   const auto* aligned_b = reinterpret_cast<const double*>(uintptr_t(1) << 30);
   auto* c = reinterpret_cast<double*>(uintptr_t(1) << 40);
@@ -148,6 +149,22 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
   p.lda = 4097;  // S k-contiguous rows with an odd stride: compact
   EXPECT_TRUE(takes(p));
 
+  // Warps per column: one while the columns give kSkinnyStreamSharedWarpsPerSm warps per SM, else the fewest
+  // powers of two that do, at most 8 and each keeping >= kSkinnyStreamMinWarpK of k.
+  auto warps = [&](int64_t m, int64_t n, int64_t k) {
+    return skinny_stream_warps_per_column(skinny_shape('N', 'N', m, n, k), sms);
+  };
+  EXPECT_EQ(warps(1, 4096, 4096), 1);
+  EXPECT_EQ(warps(1, 2112, 4096), 1);
+  EXPECT_EQ(warps(1, 2111, 4096), 2);
+  EXPECT_EQ(warps(1, 1055, 6000), 4);
+  EXPECT_EQ(warps(1, 263, 4096), 8);
+  EXPECT_EQ(warps(1, 263, 2048), 4);   // 512 of k per warp at most 4 warps
+  EXPECT_EQ(warps(1, 263, 1023), 1);   // less than 2 x 512: one warp
+  EXPECT_EQ(warps(1, 1, 16384), 8);
+  EXPECT_TRUE(takes(problem('N', 'N', 1, deep, 6000)));  // 132 columns x 8 warps
+  EXPECT_FALSE(takes(problem('N', 'N', 1, deep - 1, 6000)));
+
   // The plan (whole arrays) on the same shapes.
   for (const auto& s : {std::array<int64_t, 3>{1, 4096, 4096}, {2, 4096, 4096}, {1, 4096, 4097},
                         {1, 4096, kSkinnyStreamMaxSElems + 2}, {3, 4096, 4096}, {1, deep - 1, 6000}, {1, 263, 4096},
@@ -161,7 +178,8 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
       EXPECT_EQ(plan.k_slices, 1) << plan.summary;
       EXPECT_EQ(plan.workspace_bytes, 0) << plan.summary;
       EXPECT_EQ(plan.cluster_split, 0) << plan.summary;
-      EXPECT_EQ(plan.blocks, (s[1] + kSkinnyStreamColsPerBlock - 1) / kSkinnyStreamColsPerBlock) << plan.summary;
+      const int w = skinny_stream_warps_per_column(skinny_shape('N', 'N', s[0], s[1], s[2]), 132);
+      EXPECT_EQ(plan.blocks, (s[1] * w + kSkinnyStreamWarpsPerBlock - 1) / kSkinnyStreamWarpsPerBlock) << plan.summary;
     } else {
       EXPECT_EQ(plan.tiles, (s[1] + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock) << plan.summary;  // chunked
     }

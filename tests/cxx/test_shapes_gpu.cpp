@@ -453,7 +453,9 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
   int sms = 0;
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   using tcgemm::detail::kSkinnyStreamMinK;
-  const int64_t deep = int64_t(tcgemm::detail::kSkinnyStreamDeepWarpsPerSm) * sms;  // ... past k = 4096
+  // Past k = 4096: kSkinnyStreamDeepWarpsPerSm warps per SM, up to 8 warps per column.
+  const int64_t deep =
+      int64_t(tcgemm::detail::kSkinnyStreamDeepWarpsPerSm) * sms / tcgemm::detail::kSkinnyStreamMaxWarpsPerColumn;
   struct Case {
     char ta, tb;
     int64_t m, n, k;
@@ -477,7 +479,13 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       {'N', 'N', 1, 3000, 4096, 0, 0, 0, 1, true},         // G misaligned: every column peels
       {'T', 'N', 2, 3000, 4096, 0, 0, 0, 1, true},         // ... with 16-byte aligned S rows: 8-byte S loads
       {'N', 'N', 1, 3000, kSkinnyStreamMinK - 1, 0, 0, 0, 0, false},  // too shallow: the chunked kernel
-      {'N', 'N', 1, deep - 1, 6000, 0, 0, 0, 0, false}};   // ... for a deeper k
+      {'N', 'N', 1, deep - 1, 6000, 0, 0, 0, 0, false},    // ... for a deeper k
+      // Few columns: warps share a column (skinny_stream_warps_per_column), a partial last block.
+      {'N', 'N', 1, 263, 4096, 0, 0, 0, 0, true},          // 8 warps per column
+      {'N', 'N', 2, 301, 4099, 0, 1, 0, 1, true},          // 8, odd k, odd ldb, G misaligned: peeled heads
+      {'N', 'N', 1, 1055, 6000, 0, 0, 0, 0, true},         // 4 warps per column, 2 columns per block
+      {'T', 'N', 1, 700, 2047, 0, 0, 1, 0, true},          // 2 (each keeps 512 of k), S misaligned
+      {'T', 'T', 501, 2, 5000, 0, 0, 0, 0, true}};         // 8, n = 2: C transposed
   uint64_t seed = 23700;
   for (const Case& c : cases) {
     GemmSpec s = spec(c.m, c.n, c.k, ++seed);
@@ -555,9 +563,10 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 // both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
-  // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G.
+  // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G; 1 x 1055 x 6000:
+  // the column stream with 4 warps per column.
   for (const auto& shape :
-       {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}}) {
+       {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}, {1, 1055, 6000}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};

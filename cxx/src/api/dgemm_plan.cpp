@@ -165,14 +165,15 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   if (skinny_plan_streams_columns(dev.sm_count, transa, transb, m, n, k)) {
     p.k_slices = 1;
     p.k_per_slice = k;
-    p.tiles = (s.cols + kSkinnyStreamColsPerBlock - 1) / kSkinnyStreamColsPerBlock;
+    p.tiles = skinny_stream_blocks(s, dev.sm_count);
     p.blocks = p.tiles;
     p.blocks_per_sm = kSkinnyStreamBlocksPerSm;
     p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
     p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction);
-    // With few columns the call lasts as long as one warp's column: a warp streams about 4.5 GB/s with its 8
-    // loads in flight (1x264x4096: 7.3 us measured, 32 KB per warp).
-    const double one_column_us = 8.0 * double(k) / kSkinnyStreamWarpBytesPerUs;
+    // With few columns the call lasts as long as one warp's share of a column: a warp streams about 4.5 GB/s
+    // with its 8 loads in flight (1x264x4096 with a warp per column: 7.3 us measured, 32 KB per warp).
+    const double one_column_us =
+        8.0 * double(k) / skinny_stream_warps_per_column(s, dev.sm_count) / kSkinnyStreamWarpBytesPerUs;
     p.predicted_us = std::fmax(std::fmax(p.memory_us, p.compute_us), one_column_us) + kLaunchUs;
     return p;
   }

@@ -434,6 +434,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     // pairs at even k (every column 16-byte aligned).
     const bool s_pairs = vec && q.s_k == 1 && reinterpret_cast<uintptr_t>(q.S) % 16 == 0 &&
                          (shape.rows == 1 || q.s_row % 2 == 0);
+    q.stream_warps = skinny_stream_warps_per_column(shape, ctx.sm_count);
     const cudaError_t e = launch_skinny_column_stream(q, s_pairs, stream);
     return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, "launch of the skinny column-stream kernel");
   }

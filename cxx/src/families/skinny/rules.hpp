@@ -111,18 +111,48 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 // 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179; 1x1056x6000 streamed 25.3
 // against 27.2 chunked at 1x1055x6000; the cost, 1-1.5% on very wide products (1x30000x3000 239 -> 243 us,
 // 1x100000x2048 516 -> 522).
+//
+// Few columns: several warps share a column (skinny_stream_warps_per_column), each streaming an interleaved
+// share of its k (sweep q, q + w, q + 2w, ... of w warps), and the block adds their sums in shared memory in
+// warp order. A column's time then shrinks with w: 1x1055x6000, whose 1055 warps streamed 48 KB each, or
+// 1x263x4096.
 constexpr int kSkinnyStreamMaxRows = 2;
-constexpr int kSkinnyStreamColsPerBlock = 8;   // a warp per column, kSkinnyThreads threads
+constexpr int kSkinnyStreamWarpsPerBlock = 8;  // kSkinnyThreads threads
+constexpr int kSkinnyStreamColsPerBlock = 8;   // with one warp per column
 constexpr int kSkinnyStreamBlocksPerSm = 4;    // __launch_bounds__ minimum: 64 registers
 constexpr int64_t kSkinnyStreamMinK = 512;
 constexpr int64_t kSkinnyStreamMaxSElems = 16384;
 constexpr int64_t kSkinnyStreamDeepK = 4096;
 constexpr int kSkinnyStreamDeepWarpsPerSm = 8;
+constexpr int kSkinnyStreamMaxWarpsPerColumn = 8;     // a whole block per column
+constexpr int64_t kSkinnyStreamMinWarpK = 512;        // k a warp's share keeps at least (one batch of 8 loads)
+constexpr int kSkinnyStreamSharedWarpsPerSm = 16;     // columns are shared until this many warps per SM
+// Warps per column: 1, or the fewest (a power of two, at most kSkinnyStreamMaxWarpsPerColumn and leaving each
+// at least kSkinnyStreamMinWarpK of k) that give kSkinnyStreamSharedWarpsPerSm warps per SM. 1x4096x4096 keeps
+// one warp per column (4096 warps, 31 per SM).
+constexpr int skinny_stream_max_warps_per_column(const SkinnyShape& s) {
+  int w = 1;
+  while (w < kSkinnyStreamMaxWarpsPerColumn && s.k / (2 * w) >= kSkinnyStreamMinWarpK) w *= 2;
+  return w;
+}
+constexpr int skinny_stream_warps_per_column(const SkinnyShape& s, int sm_count) {
+  const int most = skinny_stream_max_warps_per_column(s);
+  const int64_t want = int64_t(kSkinnyStreamSharedWarpsPerSm) * sm_count;
+  int w = 1;
+  while (w < most && s.cols * w < want) w *= 2;
+  return w;
+}
+constexpr int64_t skinny_stream_blocks(const SkinnyShape& s, int sm_count) {
+  const int64_t cols_per_block = kSkinnyStreamWarpsPerBlock / skinny_stream_warps_per_column(s, sm_count);
+  return (s.cols + cols_per_block - 1) / cols_per_block;
+}
 constexpr bool skinny_streams_columns(const SkinnyShape& s, int64_t requested_chunks, int sm_count,
                                       bool s_compact) {
-  const int64_t min_cols = s.k > kSkinnyStreamDeepK ? int64_t(kSkinnyStreamDeepWarpsPerSm) * sm_count : 1;
+  // Deeper than kSkinnyStreamDeepK, at least kSkinnyStreamDeepWarpsPerSm warps per SM with columns shared.
+  const int64_t min_warps = s.k > kSkinnyStreamDeepK ? int64_t(kSkinnyStreamDeepWarpsPerSm) * sm_count : 1;
   return requested_chunks == 0 && s.g_k_contiguous && s_compact && s.rows <= kSkinnyStreamMaxRows &&
-         s.k >= kSkinnyStreamMinK && s.rows * s.k <= kSkinnyStreamMaxSElems && s.cols >= min_cols &&
+         s.k >= kSkinnyStreamMinK && s.rows * s.k <= kSkinnyStreamMaxSElems &&
+         s.cols * skinny_stream_max_warps_per_column(s) >= min_warps &&
          s.cols / kSkinnyStreamColsPerBlock < int64_t(INT32_MAX);
 }
 
