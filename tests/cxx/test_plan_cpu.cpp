@@ -172,13 +172,13 @@ TEST(SkinnyRoute, ColumnStreamExactlyWhereItsConditionsHold) {
     const tcgemm_plan plan = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
     ASSERT_EQ(plan.config.family, TCGEMM_FAMILY_SKINNY) << plan.summary;
     const bool streams = takes(problem('N', 'N', s[0], s[1], s[2]));
-    EXPECT_EQ(std::string(plan.summary).find("a warp streams each whole column") != std::string::npos, streams)
+    EXPECT_EQ(std::string(plan.summary).find("warps stream whole columns") != std::string::npos, streams)
         << plan.summary;
     if (streams) {
       EXPECT_EQ(plan.k_slices, 1) << plan.summary;
       EXPECT_EQ(plan.workspace_bytes, 0) << plan.summary;
       EXPECT_EQ(plan.cluster_split, 0) << plan.summary;
-      const int w = skinny_stream_warps_per_column(skinny_shape('N', 'N', s[0], s[1], s[2]), 132);
+      const int w = skinny_stream_warps_per_column(skinny_shape('N', 'N', s[0], s[1], s[2]), sms);
       EXPECT_EQ(plan.blocks, (s[1] * w + kSkinnyStreamWarpsPerBlock - 1) / kSkinnyStreamWarpsPerBlock) << plan.summary;
     } else {
       EXPECT_EQ(plan.tiles, (s[1] + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock) << plan.summary;  // chunked

@@ -258,18 +258,20 @@ TEST(SplitK, BackToBackCallsEachReduceTheirOwnPartials) {
   struct Case {
     char ta, tb;
     int64_t m, n, k;
+    bool sm90;  // sm90_mma's split (on cc 9.x with sm_90 code; elsewhere shared_ab, which does not split)
   };
-  const Case cases[] = {{'N', 'N', 240, 31, 17059},  // sm90_mma, 60 slices through workspace (sm_90)
-                        {'T', 'N', 168, 314, 17746},
-                        {'N', 'N', 4096, 1, 4096},  // skinny, cols-contiguous G, 8 chunks
-                        {'N', 'T', 1, 2000, 2000},
-                        {'N', 'N', 8, 3000, 8192}};  // skinny, k-contiguous G, 16 chunks (no cluster)
+  const Case cases[] = {{'N', 'N', 240, 31, 17059, true},  // sm90_mma, 60 slices through workspace
+                        {'T', 'N', 168, 314, 17746, true},
+                        {'N', 'N', 4096, 1, 4096, false},  // skinny, cols-contiguous G, 8 chunks
+                        {'N', 'T', 1, 2000, 2000, false},
+                        {'N', 'N', 8, 3000, 8192, false}};  // skinny, k-contiguous G, 16 chunks (no cluster)
   constexpr int kCalls = 4;
   cudaStream_t stream = nullptr;
   CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   uint64_t seed = 24100;
   for (const Case& c : cases) {
     SCOPED_TRACE(testing::Message() << c.ta << c.tb << " " << c.m << "x" << c.n << "x" << c.k);
+    if (c.sm90 && !tcgemm::test::hopper_path_expected()) continue;
     tcgemm_plan plan{};
     ASSERT_EQ(tcgemm_dgemm_plan(c.ta, c.tb, c.m, c.n, c.k, &plan), TCGEMM_SUCCESS) << tcgemm_last_error();
     if (plan.workspace_bytes == 0) {
@@ -303,11 +305,26 @@ TEST(SplitK, BackToBackCallsEachReduceTheirOwnPartials) {
                 TCGEMM_SUCCESS)
           << tcgemm_last_error();
     CUDA_OK(cudaStreamSynchronize(stream));
+    // Each against the call alone (bit for bit), and the call alone against cuBLAS (so that a reduction that
+    // read too early cannot pass by spoiling both alike): |C - C_cublas| <= 8 k eps (entries in [-1, 1]).
+    const double tol = 8.0 * double(c.k) * 2.220446049250313e-16;
+    const double one = 1.0, zero = 0.0;
+    DeviceBuffer<double> dCublas{size_t(c.m * c.n)};
+    ASSERT_TRUE(dCublas.ok());
     for (int j = 0; j < kCalls; ++j) {
-      std::vector<double> got, want;
+      std::vector<double> got, want, blas;
       CUDA_OK(dC[j]->download(&got));
       CUDA_OK(dRef[j]->download(&want));
       EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(double))) << "call " << j;
+      ASSERT_EQ(cublasDgemm(cublas_handle(), c.ta == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T,
+                            c.tb == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T, int(c.m), int(c.n), int(c.k), &one, dA.get(),
+                            int(a_rows), dB[j]->get(), int(b_rows), &zero, dCublas.get(), int(c.m)),
+                CUBLAS_STATUS_SUCCESS);
+      CUDA_OK(cudaDeviceSynchronize());
+      CUDA_OK(dCublas.download(&blas));
+      double worst = 0.0;
+      for (size_t e = 0; e < want.size(); ++e) worst = std::max(worst, std::abs(want[e] - blas[e]));
+      EXPECT_LE(worst, tol) << "call " << j << " alone against cuBLAS";
     }
   }
   CUDA_OK(cudaStreamDestroy(stream));
@@ -427,7 +444,7 @@ TEST(Skinny, ClusterAndWorkspaceChunkCounts) {
                         {'N', 'N', 130, 1}, {'N', 'T', 1000, 3}, {'N', 'N', 333, 8}};
   uint64_t seed = 23500;
   for (const Case& c : cases)
-    for (int chunks : {2, 3, 5, 8, 9, 12}) {
+    for (int chunks : {2, 3, 4, 5, 8, 9, 12}) {
       GemmSpec s = spec(c.m, c.n, 64 * chunks * 2 - 7, ++seed);  // chunks of 128 k, the last one short
       s.transa = c.ta;
       s.transb = c.tb;
@@ -453,9 +470,11 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
   int sms = 0;
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   using tcgemm::detail::kSkinnyStreamMinK;
-  // Past k = 4096: kSkinnyStreamDeepWarpsPerSm warps per SM, up to 8 warps per column.
+  // Past k = 4096: kSkinnyStreamDeepWarpsPerSm warps per SM, up to 8 warps per column. From `single` columns
+  // on, one warp per column.
   const int64_t deep =
       int64_t(tcgemm::detail::kSkinnyStreamDeepWarpsPerSm) * sms / tcgemm::detail::kSkinnyStreamMaxWarpsPerColumn;
+  const int64_t single = int64_t(tcgemm::detail::kSkinnyStreamSharedWarpsPerSm) * sms;
   struct Case {
     char ta, tb;
     int64_t m, n, k;
@@ -466,14 +485,16 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       {'N', 'N', 1, 263, 2048, 0, 0, 0, 0, true},          // few columns (up to k = 4096 any number)
       {'N', 'N', 1, 5, 4096, 0, 0, 0, 0, true},            // ... fewer than one block's 8
       {'N', 'N', 1, 3000, kSkinnyStreamMinK, 0, 0, 0, 0, true},  // the shallowest k
-      {'N', 'N', 1, deep + 37, 4097, 0, 1, 0, 0, true},    // odd k over ldb = 4098: the odd tail
-      {'N', 'N', 1, deep + 3, 4097, 0, 0, 0, 0, true},     // odd ldb: every other column peels its first k
+      {'N', 'N', 1, single + 37, 4097, 0, 1, 0, 0, true},  // odd k over ldb = 4098: the odd tail
+      {'N', 'N', 1, single + 3, 4097, 0, 0, 0, 0, true},   // odd ldb: every other column peels its first k
+      {'N', 'N', 1, deep + 37, 4097, 0, 1, 0, 0, true},    // the same two with 8 warps per column
+      {'N', 'N', 1, deep + 3, 4097, 0, 0, 0, 0, true},
       {'N', 'N', 2, 3000, 3001, 0, 2, 0, 0, true},         // 2 rows, odd k, ldb = 3003
       {'T', 'N', 1, 3000, 4096, 0, 0, 1, 0, true},         // S misaligned: 8-byte S loads
       {'N', 'N', 2, 3001, 8192, 0, 0, 0, 0, true},         // S's columns dense, rows x k at the cap
       {'T', 'N', 2, 2500, 3000, 1, 0, 0, 0, true},         // S's rows k-contiguous at an odd stride
       {'T', 'N', 2, 2500, 3000, 0, 0, 0, 0, true},         // ... at an even stride: 16-byte S loads
-      {'T', 'N', deep + 5, 1, 6000, 0, 0, 0, 0, true},     // n = 1: G = A^T
+      {'T', 'N', single + 5, 1, 6000, 0, 0, 0, 0, true},   // n = 1: G = A^T
       {'T', 'T', 1000, 2, 4096, 2, 0, 0, 0, true},         // n = 2, S = B^T with dense columns, lda = k + 2
       {'N', 'N', 1, 3000, 4096, 2, 0, 0, 0, false},        // S strided (lda = 3): the chunked kernel
       {'N', 'N', 1, 3000, 4096, 0, 0, 0, 1, true},         // G misaligned: every column peels
@@ -497,8 +518,9 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
     s.b_offset = c.b_offset;
     s.alpha = (seed % 2) ? 1.0 : -1.5;
     s.beta = (seed % 3) ? 0.0 : 0.25;
-    const GemmCall checked_route = [&c, sms](const GemmSpec& g, const double* A, int64_t lda, const double* B,
-                                             int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+    const GemmCall checked_route = [&c, sms, single](const GemmSpec& g, const double* A, int64_t lda,
+                                                     const double* B, int64_t ldb, double* C, int64_t ldc,
+                                                     cudaStream_t stream) {
       const tcgemm::detail::GemmProblem p = problem_of(g, A, lda, B, ldb, C, ldc);
       EXPECT_EQ(tcgemm::detail::skinny_route(p, tcgemm_config{}, sms) == tcgemm::detail::SkinnyRoute::kColumnStream,
                 c.streams)
@@ -508,6 +530,12 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
         return tcgemm_dgemm_config(&cfg, g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc,
                                    s);
       };
+      // Columns shared by several warps exactly where the rule says (the cases' comments assume 132 SMs).
+      const tcgemm::detail::SkinnyShape shape = tcgemm::detail::skinny_shape(g.transa, g.transb, g.m, g.n, g.k);
+      const int w = tcgemm::detail::skinny_stream_warps_per_column(shape, sms);
+      const bool shared =
+          c.streams && shape.cols < single && tcgemm::detail::skinny_stream_max_warps_per_column(shape) > 1;
+      EXPECT_EQ(w > 1, shared) << describe(g) << ": " << w << " warps per column";
       const std::vector<std::string> names = captured_kernels(call);
       EXPECT_FALSE(names.empty()) << describe(g);
       EXPECT_EQ(launches(names, "skinny_column_stream_kernel"), c.streams) << describe(g);

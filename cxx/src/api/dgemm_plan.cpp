@@ -136,7 +136,7 @@ void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64
   const tcgemm_config& c = p.config;
   char head[96];
   if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
-    std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, a warp streams each whole column)");
+    std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, warps stream whole columns)");
   else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
   else
@@ -189,8 +189,8 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   // (kSkinnyStreamingBlocksPerSm).
   p.blocks_per_sm = s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4);
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
-  // Up to 8 chunks of a k-contiguous G add up in a cluster (skinny_cluster_reduces): no workspace and no
-  // second kernel.
+  // Up to 8 chunks of a k-contiguous G (4 with 5-8 rows) add up in a cluster (skinny_cluster_reduces): no
+  // workspace and no second kernel.
   p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code) ? 1 : 0;
   p.workspace_bytes =
       p.k_slices > 1 && !p.cluster_split ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;

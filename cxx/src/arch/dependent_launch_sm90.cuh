@@ -14,7 +14,7 @@ namespace tcgemm::detail::arch {
 // No memory clobber: the dependents wait for this whole grid's completion anyway (wait_for_prerequisite_grids),
 // so nothing needs ordering here, and a clobber made the register allocator spill in the 8-row skinny kernel.
 __device__ __forceinline__ void launch_dependents() {
-#if __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;\n");
 #endif
 }
@@ -22,7 +22,7 @@ __device__ __forceinline__ void launch_dependents() {
 // Waits until the kernels this one depends on have completed and their writes are visible (returns at once
 // when the kernel was launched without the programmatic attribute).
 __device__ __forceinline__ void wait_for_prerequisite_grids() {
-#if __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");
 #endif
 }

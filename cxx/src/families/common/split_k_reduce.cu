@@ -78,7 +78,7 @@ cudaError_t launch_groups(int64_t m, int64_t n, int64_t slices, const double* W,
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(kReduceThreads);
   config.stream = stream;
-  cudaLaunchAttribute attr;
+  cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
   config.attrs = &attr;

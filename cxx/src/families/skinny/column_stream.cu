@@ -1,7 +1,8 @@
 // The skinny family's column-stream kernel (rules.hpp, skinny_streams_columns): C' = alpha S G + beta C' for
 // one or two rows of S and a k-contiguous G, each warp reading one whole column of G (all of k) and writing
-// its outputs. It is a plain stream of G: no k-chunks, so no partial sums to add across blocks (no workspace,
-// no cluster, no second kernel), no S staged in shared memory and no block barrier. Consecutive warps take
+// its outputs, or, with few columns, 2, 4 or 8 warps of a block sharing one (below). It is a plain stream of
+// G: no k-chunks, so no partial sums to add across blocks (no workspace, no cluster, no second kernel) and no
+// S staged in shared memory; with one warp per column, no block barrier either. Consecutive warps take
 // consecutive columns, so a dense G is read front to back.
 //
 // Why not the chunked k-contiguous kernel (kernel.cu) here: it stages a 512-deep S chunk per block and adds 8
@@ -138,6 +139,9 @@ cudaError_t launch_rows(const SkinnyParams& p, bool s_pairs, cudaStream_t stream
 
 cudaError_t launch_skinny_column_stream(const SkinnyParams& p, bool s_pairs, cudaStream_t stream) {
   static_assert(kSkinnyStreamMaxRows == 2, "instances for 1 and 2 rows");
+  // The kernel's part index (warp & (w - 1)) and columns per block need a power of two that divides the block.
+  const int w = p.stream_warps;
+  if (w < 1 || w > kSkinnyStreamMaxWarpsPerColumn || (w & (w - 1)) != 0) return cudaErrorInvalidValue;
   return p.rows <= 1 ? launch_rows<1>(p, s_pairs, stream) : launch_rows<2>(p, s_pairs, stream);
 }
 

@@ -161,8 +161,9 @@ template <int kRows, bool kVec, bool kCluster>
 __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(const SkinnyParams p) {
   // The split-K reduction behind this kernel (launch_skinny) may launch once every block has started: it then
   // takes the room the last blocks leave and waits for the grid's end. (Issued later, the hint cost the 8-row
-  // kernel spills.)
-  arch::launch_dependents();
+  // kernel spills.) Only with that reduction behind it: a kernel of the caller's launched as a programmatic
+  // dependent of the call must not start before C is written.
+  if (p.reduction_follows) arch::launch_dependents();
   __shared__ __align__(16) double s_sm[kRows * kSRowPitch];
   __shared__ double part[kCluster ? kRows * kSkinnyColsPerBlock : 1];  // the cluster's partial sums
   const int64_t k0 = int64_t(blockIdx.y) * p.chunk_k;
@@ -268,7 +269,8 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   const double* g = p.G + k0 * p.g_k + base + c0;
   // Rows are read kBatch at a time (rows kk, kk + kWarps, ...), the next batch's loads in flight while the
   // current one is multiplied. Rows past the chunk read as zero. (8 per batch for one or two rows took 90-96
-  // registers, 2 blocks per SM, and measured the same: 4096 x 1 x 4096 0.0509 -> 0.0509 ms.)
+  // registers, 2 blocks per SM, and measured the same: 4096 x 1 x 4096 0.0509 ms with 4 and with 8, both
+  // before the reduction became a dependent launch.)
   constexpr int kBatch = 4;
   constexpr int kBatchRows = kBatch * kWarps;
   double2 v[kBatch];
@@ -316,7 +318,7 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   // The split-K reduction behind this kernel may launch (launch_skinny): only the warps' sum and the stores
   // are left. (Issued at the start instead, as the k-contiguous kernel does, 4096 x 1 x 4096 took 0.0499 ms
   // against 0.0490-0.0493 and 2048 x 1 x 2048 0.0165 against 0.0117-0.0127.)
-  arch::launch_dependents();
+  if (p.reduction_follows) arch::launch_dependents();
   __syncthreads();  // every warp is done with the S chunk
 #pragma unroll
   for (int i = 0; i < kRows; ++i) {
@@ -428,7 +430,8 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   SkinnyParams q = skinny_params(p, shape);
   const bool vec = g_pairs(q, shape);
 
-  // One or two rows over a k-contiguous G: a warp per whole column (column_stream.cu).
+  // One or two rows over a k-contiguous G: whole columns, each read by one warp or shared by a few
+  // (column_stream.cu).
   if (route_of(shape, q, cfg, ctx.sm_count) == SkinnyRoute::kColumnStream) {
     // S(i, kk..kk+1) in one 16-byte load: k-contiguous rows whose starts are all 16-byte aligned, and G's
     // pairs at even k (every column 16-byte aligned).
@@ -443,9 +446,9 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   const int64_t chunks = skinny_chunks(shape, q.chunk_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
-  // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G add up inside a cluster (no workspace, no
-  // second kernel); otherwise they go through workspace and the split-K reduction. Both add the chunks in
-  // the same order: the same bits.
+  // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G (kSkinnyWideClusterMaxChunks with 5-8 rows)
+  // add up inside a cluster (no workspace, no second kernel); otherwise they go through workspace and the
+  // split-K reduction. Both add the chunks in the same order: the same bits.
   const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code_available(ctx));
   StreamScratch scratch;
   double* workspace = nullptr;
@@ -460,6 +463,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.c_slice_step = shape.rows * shape.cols;
     run.alpha = 1.0;
     run.beta = 0.0;
+    run.reduction_follows = sm90_code_available(ctx) ? 1 : 0;
   }
   cudaError_t e;
   if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
@@ -470,11 +474,11 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
                                      : "launch of the skinny kernel");
   if (chunks == 1 || cluster) return TCGEMM_SUCCESS;
-  // A programmatic dependent launch where the build's sm_90 code runs (the kernels let it launch once their
-  // loads are done): the reduction starts as the chunks end, not one launch latency later (4096 x 1 x 4096:
+  // A programmatic dependent launch where the build's sm_90 code runs (run.reduction_follows: the kernels let
+  // it launch early): the reduction starts as the chunks end, not one launch latency later (4096 x 1 x 4096:
   // the chunks take ~47 us, the reduction with its launch ~4 us).
   return launch_split_k_reduce(shape.rows, shape.cols, chunks, workspace, shape.rows * shape.cols,
-                               SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col}, sm90_code_available(ctx),
+                               SplitKOutput{q.alpha, q.beta, q.C, q.c_row, q.c_col}, run.reduction_follows != 0,
                                stream);
 }
 

@@ -19,7 +19,8 @@ struct SkinnyParams {
   double* C;
   int64_t c_row, c_col;  // C'(i, j) = C[i c_row + j c_col] (+ blockIdx.y c_slice_step)
   int64_t c_slice_step;  // split: the workspace slice of chunk y; else 0
-  int stream_warps;      // column stream: warps per column (skinny_stream_warps_per_column); else unused
+  int stream_warps = 1;       // column stream: warps per column (skinny_stream_warps_per_column): 1, 2, 4 or 8
+  int reduction_follows = 0;  // 1: the split-K reduction runs behind this kernel as its programmatic dependent
 };
 
 // The column-stream route (rules.hpp, skinny_streams_columns) for a k-contiguous G: p.rows <=

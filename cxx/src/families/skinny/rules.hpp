@@ -86,17 +86,18 @@ constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
 // cols-contiguous kernel, the same way, lost
 // 0.050 -> 0.057 ms at 4096 x 1 x 4096 (bench/results/2026-11-27-h100-raster/): it keeps the workspace.
 // The 8-row kernel (5 to 8 rows) clusters at most kSkinnyWideClusterMaxChunks chunks: with more, the
-// workspace and its reduction (a programmatic dependent launch since 2026-11-28) measured faster, 8 x 8192 x
-// 4096 0.112 -> 0.106 ms, 6 x 16384 x 4096 0.201 -> 0.197 (8 chunks in a cluster against 11 through workspace;
-// bench/results/2026-11-28-h100-dependent-launch/).
+// workspace and its reduction (a programmatic dependent launch since 2026-11-28) measured faster: 8 x 8192 x
+// 4096 0.112 -> 0.106 ms and 6 x 16384 x 4096 0.201 -> 0.197, each with 8 chunks in a cluster against 11
+// chunks (k_splits 12) through workspace (bench/results/2026-11-28-h100-dependent-launch/cluster-rule/).
 constexpr int64_t kSkinnyWideClusterMaxChunks = 4;
 constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code) {
   const int64_t most = s.rows > 4 ? kSkinnyWideClusterMaxChunks : kSkinnyMaxClusterChunks;
   return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= most;
 }
 
-// The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp reads
-// each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums, one kernel. It is
+// The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp (or a
+// few, below) reads each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums
+// across blocks, one kernel. It is
 // taken only with automatic chunking (requested 0: explicit chunk counts run the chunked kernel), where
 //   - S is compact (s_compact: k-contiguous rows, or its columns dense), so the S every warp re-reads (at most
 //     128 KB) stays in L1 and L2; a strided S (a row of a larger matrix, lda > 1) goes through the chunked
@@ -105,7 +106,9 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 //   - up to k = kSkinnyStreamDeepK any number of columns: one warp's column (<= 32 KB) takes less time than
 //     the chunked kernel's staging and second launch (1x264x4096: 7.3 us against 17.6 at 1x263x4096); deeper,
 //     at least kSkinnyStreamDeepWarpsPerSm warps per SM, since one warp streams only ~4-5 GB/s with its 8
-//     loads in flight (1x264x16384 and 2x528x8192 ran slower than chunked).
+//     loads in flight (with one warp per column, 1x264x16384 and 2x528x8192 ran slower than chunked; sharing
+//     columns, they now stream with 8 and 4 warps per column, not measured; 1x132x8000 and 2x300x8192,
+//     chunked before, measured 2.2 and 1.26-1.29 of cuBLAS streamed).
 // Any G: a column that starts 8 bytes past a 16-byte boundary (odd leading dimension) peels its first element.
 // Measured back to back against the chunked kernel (H100, bench/results/2026-11-28-h100-column-stream/):
 // 1x4096x4096 51 -> 47.6 us, 2x4096x4096 50.3 -> 47.7, 1x8192x8192 182 -> 179; 1x1056x6000 streamed 25.3
@@ -114,8 +117,8 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 //
 // Few columns: several warps share a column (skinny_stream_warps_per_column), each streaming an interleaved
 // share of its k (sweep q, q + w, q + 2w, ... of w warps), and the block adds their sums in shared memory in
-// warp order. A column's time then shrinks with w: 1x1055x6000, whose 1055 warps streamed 48 KB each, or
-// 1x263x4096.
+// warp order. A column's time then shrinks with w (1x1055x6000: 0.0276-0.0289 ms chunked, 0.0227 with 4 warps
+// per column; bench/results/2026-11-28-h100-dependent-launch/shared-columns/).
 constexpr int kSkinnyStreamMaxRows = 2;
 constexpr int kSkinnyStreamWarpsPerBlock = 8;  // kSkinnyThreads threads
 constexpr int kSkinnyStreamColsPerBlock = 8;   // with one warp per column

@@ -52,6 +52,7 @@ struct Params : GemmOperands {
   int64_t k_slice;
   int64_t a_slice_step, b_slice_step;  // elements A and B advance per slice: k_slice x (stride along k)
   int64_t c_slice_step;                // elements between the slices' outputs (workspace slice size)
+  int reduction_follows;  // 1: the split-K reduction is launched behind this kernel as its programmatic dependent
   // (A cluster split-K needs nothing more: its instance, Traits::kClusterSplit, takes the slice count from
   // gridDim.y and writes C itself with the call's alpha and beta; c_slice_step is then 0.)
 };

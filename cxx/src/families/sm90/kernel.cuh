@@ -156,8 +156,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // The split-K reduction behind a sliced launch (launch.cu) may launch once every block of this grid has
   // started (programmatic dependent launch): no block of this grid waits for room then, and the reduction's
-  // blocks take the room the last ones leave, waiting for the grid's end. A no-op for every other launch.
-  arch::launch_dependents();
+  // blocks take the room the last ones leave, waiting for the grid's end. Only then: a kernel of the caller's
+  // that follows a call and was launched as a programmatic dependent must not be let in before C is written.
+  if (p.reduction_follows) arch::launch_dependents();
   using ATile = typename T::ATile;
   using BTile = typename T::BTile;
   constexpr int kMTiles = T::kMTiles, kNTiles = T::kNTiles, kRowsPerLane = T::kRowsPerLane;

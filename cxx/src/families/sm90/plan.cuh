@@ -108,6 +108,7 @@ inline void apply_split(Plan& plan, const Sm90Split& split, double* workspace, i
   p.alpha = 1.0;
   p.beta = 0.0;
   p.c_vec16 = arch::cp_async16_aligned(workspace, call_m) ? 1 : 0;
+  p.reduction_follows = 1;
 }
 
 // Turns `plan` into `count` products of a strided batch, one per grid row (gridDim.y), through the split-K
