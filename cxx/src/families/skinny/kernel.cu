@@ -58,23 +58,6 @@ __device__ __forceinline__ double load_or_zero(const double* src, bool in) {
 template <int kRows, bool kKMajor>
 __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
   const int total = kRows * int(p.chunk_k);
-  if constexpr (kRows >= 8) {
-    for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
-      int i, kk;
-      if (p.s_k == 1) {
-        i = idx / int(p.chunk_k);
-        kk = idx - i * int(p.chunk_k);
-      } else {
-        kk = idx / kRows;
-        i = idx - kk * kRows;
-      }
-      const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
-      if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
-      else s_sm[kk * kRows + i] = v;
-    }
-    return;
-  }
-  constexpr int kStageBatch = 4;
   // Element idx of the chunk: S(i, kk) with consecutive idx along S's contiguous direction.
   auto element = [&](int idx, int& i, int& kk) {
     if (p.s_k == 1) {
@@ -85,6 +68,17 @@ __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int l
       i = idx - kk * kRows;
     }
   };
+  if constexpr (kRows >= 8) {
+    for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
+      int i, kk;
+      element(idx, i, kk);
+      const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
+      if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
+      else s_sm[kk * kRows + i] = v;
+    }
+    return;
+  }
+  constexpr int kStageBatch = 4;
   for (int base = int(threadIdx.x); base < total; base += kStageBatch * kSkinnyThreads) {
     double v[kStageBatch];
 #pragma unroll
