@@ -165,7 +165,7 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   if (skinny_plan_streams_columns(dev.sm_count, transa, transb, m, n, k)) {
     p.k_slices = 1;
     p.k_per_slice = k;
-    p.tiles = skinny_stream_blocks(s, dev.sm_count);
+    p.tiles = skinny_stream_blocks(s.cols, skinny_stream_warps_per_column(s, dev.sm_count));
     p.blocks = p.tiles;
     p.blocks_per_sm = kSkinnyStreamBlocksPerSm;
     p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);

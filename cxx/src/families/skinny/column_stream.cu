@@ -31,8 +31,7 @@ constexpr int kWarp = 32;
 constexpr int kWarps = kSkinnyThreads / kWarp;
 constexpr int kSweep = 2 * kWarp;  // k values a warp covers with one 16-byte load per lane
 constexpr int kBatch = 8;          // loads in flight per lane (4 and 16 measured no faster; 16 slower at k = 8192)
-static_assert(kWarps == kSkinnyStreamColsPerBlock && kWarps == kSkinnyStreamWarpsPerBlock,
-              "one warp per column of the block when columns are not shared");
+static_assert(kWarps == kSkinnyStreamWarpsPerBlock, "the rules' block is this kernel's block");
 static_assert(kSkinnyStreamMaxWarpsPerColumn <= kWarps && kWarps % kSkinnyStreamMaxWarpsPerColumn == 0,
               "a shared column's warps are in one block");
 
@@ -125,8 +124,7 @@ __global__ void __launch_bounds__(kSkinnyThreads, kSkinnyStreamBlocksPerSm)
 
 template <int kRows>
 cudaError_t launch_rows(const SkinnyParams& p, bool s_pairs, cudaStream_t stream) {
-  const int64_t cols_per_block = kWarps / p.stream_warps;
-  const dim3 grid(static_cast<unsigned>((p.cols + cols_per_block - 1) / cols_per_block));
+  const dim3 grid(static_cast<unsigned>(skinny_stream_blocks(p.cols, p.stream_warps)));
   const bool shared = p.stream_warps > 1;
   if (s_pairs && shared) skinny_column_stream_kernel<kRows, true, true><<<grid, kSkinnyThreads, 0, stream>>>(p);
   else if (s_pairs) skinny_column_stream_kernel<kRows, true, false><<<grid, kSkinnyThreads, 0, stream>>>(p);

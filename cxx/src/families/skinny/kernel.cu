@@ -442,8 +442,10 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
 
   // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G (kSkinnyWideClusterMaxChunks with 5-8 rows)
   // add up inside a cluster (no workspace, no second kernel); otherwise they go through workspace and the
-  // split-K reduction. Both add the chunks in the same order: the same bits.
-  const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code_available(ctx));
+  // split-K reduction. Both add the chunks in the same order: the same bits. Both the cluster and the
+  // reduction's dependent launch need the build's sm_90 code on the device.
+  const bool sm90_code = sm90_code_available(ctx);
+  const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code);
   StreamScratch scratch;
   double* workspace = nullptr;
   SkinnyParams run = q;
@@ -457,7 +459,7 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.c_slice_step = shape.rows * shape.cols;
     run.alpha = 1.0;
     run.beta = 0.0;
-    run.reduction_follows = sm90_code_available(ctx) ? 1 : 0;
+    run.reduction_follows = sm90_code ? 1 : 0;
   }
   cudaError_t e;
   if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);

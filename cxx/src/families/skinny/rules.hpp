@@ -121,7 +121,7 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 // per column; bench/results/2026-11-28-h100-dependent-launch/shared-columns/).
 constexpr int kSkinnyStreamMaxRows = 2;
 constexpr int kSkinnyStreamWarpsPerBlock = 8;  // kSkinnyThreads threads
-constexpr int kSkinnyStreamColsPerBlock = 8;   // with one warp per column
+constexpr int kSkinnyStreamColsPerBlock = kSkinnyStreamWarpsPerBlock;  // with one warp per column
 constexpr int kSkinnyStreamBlocksPerSm = 4;    // __launch_bounds__ minimum: 64 registers
 constexpr int64_t kSkinnyStreamMinK = 512;
 constexpr int64_t kSkinnyStreamMaxSElems = 16384;
@@ -145,9 +145,10 @@ constexpr int skinny_stream_warps_per_column(const SkinnyShape& s, int sm_count)
   while (w < most && s.cols * w < want) w *= 2;
   return w;
 }
-constexpr int64_t skinny_stream_blocks(const SkinnyShape& s, int sm_count) {
-  const int64_t cols_per_block = kSkinnyStreamWarpsPerBlock / skinny_stream_warps_per_column(s, sm_count);
-  return (s.cols + cols_per_block - 1) / cols_per_block;
+// Blocks of the launch for `cols` columns at `warps_per_column` (the launcher's grid and the plan's count).
+constexpr int64_t skinny_stream_blocks(int64_t cols, int warps_per_column) {
+  const int64_t cols_per_block = kSkinnyStreamWarpsPerBlock / warps_per_column;
+  return (cols + cols_per_block - 1) / cols_per_block;
 }
 constexpr bool skinny_streams_columns(const SkinnyShape& s, int64_t requested_chunks, int sm_count,
                                       bool s_compact) {

@@ -139,10 +139,12 @@ tcgemm_status launch_shape(const GemmProblem& p, const tcgemm_config& cfg, const
     sm90::apply_split(sliced, split, workspace, p.m, p.n);
     const cudaError_t e = sm90::launch_grid<K>(sliced.params, stream);
     if (e != cudaSuccess) return set_cuda_error(e, "launch of sm90_mma_kernel (split-K)");
-    // A programmatic dependent launch (arch/dependent_launch_sm90.cuh): the reduction is launched once every
-    // block of the kernel has started and waits for the kernel's end (this family always runs sm_90 code).
+    // A programmatic dependent launch (arch/dependent_launch_sm90.cuh; apply_split set reduction_follows, and
+    // this family always runs sm_90 code): the reduction is launched once every block of the kernel has
+    // started and waits for the kernel's end.
     return launch_split_k_reduce(p.m, p.n, split.slices, workspace, p.m * p.n,
-                                 SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc}, /*programmatic=*/true, stream);
+                                 SplitKOutput{p.alpha, p.beta, p.C, 1, p.ldc},
+                                 sliced.params.reduction_follows != 0, stream);
   });
 }
 
