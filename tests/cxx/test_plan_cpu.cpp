@@ -82,6 +82,27 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
   EXPECT_GT(ampere.workspace_bytes, 0) << ampere.summary;
 }
 
+// The skinny family's tensor-core kernel (skinny_on_tensor_cores): 5 to 8 rows over a k-contiguous G with
+// 16-byte pairs, on a device running the build's sm_90 code; the plan names it where it runs.
+TEST(SkinnyRoute, TensorCoresExactlyWhereTheirConditionsHold) {
+  using tcgemm::detail::skinny_on_tensor_cores;
+  using tcgemm::detail::skinny_shape;
+  EXPECT_TRUE(skinny_on_tensor_cores(skinny_shape('N', 'N', 8, 8192, 8192), true, true));
+  EXPECT_TRUE(skinny_on_tensor_cores(skinny_shape('N', 'N', 5, 8192, 8192), true, true));
+  EXPECT_TRUE(skinny_on_tensor_cores(skinny_shape('T', 'T', 8192, 6, 100), true, true));   // G = A^T, A 'T'
+  EXPECT_FALSE(skinny_on_tensor_cores(skinny_shape('N', 'N', 4, 8192, 8192), true, true));  // 4 rows
+  EXPECT_FALSE(skinny_on_tensor_cores(skinny_shape('N', 'T', 8, 8192, 8192), true, true));  // G cols-contiguous
+  EXPECT_FALSE(skinny_on_tensor_cores(skinny_shape('N', 'N', 8192, 6, 100), true, true));   // G = A^T, A 'N'
+  EXPECT_FALSE(skinny_on_tensor_cores(skinny_shape('N', 'N', 8, 8192, 8192), false, true)); // 8-byte G loads
+  EXPECT_FALSE(skinny_on_tensor_cores(skinny_shape('N', 'N', 8, 8192, 8192), true, false)); // no sm_90 code
+  const std::string hopper = plan_dgemm(h100(), 'N', 'N', 8, 8192, 8192).summary;
+  EXPECT_NE(hopper.find("FP64 tensor cores"), std::string::npos) << hopper;
+  const std::string ampere = plan_dgemm(a100(), 'N', 'N', 8, 8192, 8192).summary;
+  EXPECT_NE(ampere.find("FP64 CUDA cores"), std::string::npos) << ampere;
+  const std::string four = plan_dgemm(h100(), 'N', 'N', 4, 8192, 8192).summary;
+  EXPECT_NE(four.find("FP64 CUDA cores"), std::string::npos) << four;
+}
+
 // The skinny family's column-stream route (one warp per whole column of a k-contiguous large operand):
 // the launcher's decision for one call, with stand-in pointers (only their alignment is read), at each of the
 // rule's edges; and the plan describes the route the launcher takes for whole arrays.

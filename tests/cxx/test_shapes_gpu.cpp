@@ -545,6 +545,66 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
   }
 }
 
+// The tensor-core kernel (5 to 8 rows over a k-contiguous G whose columns start 16-byte aligned, on the sm_90
+// path): both sides (m or n small, C transposed), both layouts of S (k-contiguous rows: unbatched staging; dense
+// columns: batched), a strided and a misaligned S, k below one MMA step and not a multiple of 4 (the 8-byte
+// tail), a last chunk too short for the second half of the warps, column counts off the 16-column MMA and the
+// 64-column block, one chunk, a cluster of chunks and workspace, alpha/beta with NaN-poisoned C. Beside them,
+// calls that keep the CUDA-core kernel: 4 rows, an odd leading dimension of G, a misaligned G. Each call
+// asserts which kernel it launches (captured into a graph), then is checked against cuBLAS.
+TEST(Skinny, TensorCoreKernelEveryLayout) {
+  TCGEMM_REQUIRE_GPU();
+  const bool sm90 = hopper_path_expected();
+  struct Case {
+    char ta, tb;
+    int64_t m, n, k;
+    int k_splits;
+    int64_t lda_pad, ldb_pad, a_offset, b_offset;
+    bool tensor_cores;  // on the sm_90 path
+  };
+  const Case cases[] = {
+      {'N', 'N', 8, 1000, 512, 0, 0, 0, 0, 0, true},     // S with dense columns, automatic chunks (workspace)
+      {'N', 'N', 5, 130, 4099, 0, 0, 1, 0, 0, true},     // odd k (ldb 4100), 2 columns past the last block
+      {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 3 chunks: a cluster
+      {'N', 'N', 6, 777, 1000, 12, 0, 0, 0, 0, true},    // 12 chunks through workspace
+      {'T', 'T', 5000, 8, 1030, 0, 0, 0, 0, 0, true},    // n = 8: G = A^T, S = B^T with dense columns
+      {'T', 'N', 4001, 5, 333, 0, 1, 0, 0, 0, true},     // n = 5, S = B^T k-contiguous, lda 334
+      {'N', 'N', 8, 300, 10, 0, 0, 0, 0, 0, true},       // k below one MMA step
+      {'N', 'N', 8, 64, 3, 0, 0, 1, 0, 0, true},         // k = 3, ldb 4
+      {'N', 'N', 8, 200, 135, 3, 0, 1, 0, 0, true},      // chunks 64, 64, 7: the last one's second half idle
+      {'N', 'N', 8, 300, 700, 0, 0, 0, 1, 0, true},      // S misaligned (8-byte staging), G aligned
+      {'N', 'N', 7, 400, 900, 0, 5, 0, 0, 0, true},      // S strided (lda = 12)
+      {'N', 'N', 8, 17, 2048, 2, 0, 0, 0, 0, true},      // fewer columns than one MMA's 16 ... 17
+      {'N', 'N', 4, 500, 1000, 0, 0, 0, 0, 0, false},    // 4 rows: the CUDA-core kernel
+      {'N', 'N', 8, 500, 1001, 0, 0, 0, 0, 0, false},    // odd ldb: 8-byte loads of G
+      {'N', 'N', 6, 500, 1000, 0, 0, 0, 0, 1, false}};   // G misaligned
+  uint64_t seed = 23800;
+  for (const Case& c : cases) {
+    GemmSpec s = spec(c.m, c.n, c.k, ++seed);
+    s.transa = c.ta;
+    s.transb = c.tb;
+    s.lda_pad = c.lda_pad;
+    s.ldb_pad = c.ldb_pad;
+    s.a_offset = c.a_offset;
+    s.b_offset = c.b_offset;
+    s.alpha = (seed % 2) ? 1.0 : -1.5;
+    s.beta = (seed % 3) ? 0.0 : 0.25;
+    const GemmCall checked_route = [&c, sm90](const GemmSpec& g, const double* A, int64_t lda, const double* B,
+                                              int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
+      const tcgemm_config cfg = skinny(c.k_splits);
+      auto call = [&](cudaStream_t s) {
+        return tcgemm_dgemm_config(&cfg, g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc,
+                                   s);
+      };
+      const std::vector<std::string> names = captured_kernels(call);
+      EXPECT_FALSE(names.empty()) << describe(g);
+      EXPECT_EQ(launches(names, "skinny_k_contiguous_mma_kernel"), sm90 && c.tensor_cores) << describe(g);
+      return call(stream);
+    };
+    EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s) << " k_splits " << c.k_splits;
+  }
+}
+
 // One row of S over a cols-contiguous G (y = A x with A 'N', x^T B^T), the classic matrix-vector product, with
 // automatic chunking (the chunked kernel: S staged, chunks through workspace): both sides and every form, k from
 // 1 to deep (dozens of chunks), columns that are not a multiple of the block's 64, strided S (a leading
@@ -592,9 +652,10 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
   // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G; 1 x 1055 x 6000:
-  // the column stream with 4 warps per column.
-  for (const auto& shape :
-       {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000}, {1, 1055, 6000}}) {
+  // the column stream with 4 warps per column; 8 x 5000 x 9000 and 6 x 20000 x 1500: the tensor-core kernel (sm_90
+  // path) through workspace and in a cluster.
+  for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000},
+                            {1, 1055, 6000}, {8, 5000, 9000}, {6, 20000, 1500}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};

@@ -132,11 +132,14 @@ bool skinny_plan_streams_columns(int sm_count, char transa, char transb, int64_t
   return skinny_streams_columns(skinny_shape(transa, transb, m, n, k), 0, sm_count, true);
 }
 
-void describe(tcgemm_plan& p, const char* form_text, int64_t m, int64_t n, int64_t k) {
+void describe(tcgemm_plan& p, bool sm90_code, const char* form_text, int64_t m, int64_t n, int64_t k) {
   const tcgemm_config& c = p.config;
   char head[96];
+  const SkinnyShape shape = skinny_shape(form_text[0], form_text[1], m, n, k);
   if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, warps stream whole columns)");
+  else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_on_tensor_cores(shape, true, sm90_code))
+    std::snprintf(head, sizeof head, "skinny (FP64 tensor cores where G's columns are 16-byte aligned)");
   else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
   else
@@ -363,7 +366,7 @@ tcgemm_plan plan_dgemm(const PlanDevice& dev, char transa, char transb, int64_t 
     }
   }
   if (with_summary)
-    describe(best, form_text, m, n, k);
+    describe(best, dev.sm90_code, form_text, m, n, k);
   return best;
 }
 

@@ -10,124 +10,30 @@
 // With several k-chunks, their partial sums are added by the chunks' cluster (cluster_add_and_store; up to
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G) or through workspace by the split-K reduction
 // (rules.hpp, skinny_cluster_reduces). One or two rows over a k-contiguous G go to the column-stream
-// kernel instead (column_stream.cu, skinny_streams_columns).
+// kernel instead (column_stream.cu, skinny_streams_columns), and 5 to 8 rows over an aligned k-contiguous G to
+// the tensor-core kernel (k_contiguous_mma.cu, skinny_on_tensor_cores). What the chunked kernels share (the S
+// staging, the stores, the cluster sum) is in chunk_common.cuh.
 #include "families/skinny/rules.hpp"
 
 #include <cstdint>
 
-#include "arch/cluster_sm90.cuh"
 #include "arch/cp_async_sm80.cuh"
 #include "arch/dependent_launch_sm90.cuh"
 #include "core/errors.hpp"
 #include "core/memory_pool.hpp"
 #include "families/common/split_k_reduce.hpp"
+#include "families/skinny/chunk_common.cuh"
 #include "families/skinny/params.hpp"
 #include "families/sm90/rules.hpp"
 
 namespace tcgemm::detail {
 namespace {
 
-constexpr int kWarp = 32;
-constexpr int kWarps = kSkinnyThreads / kWarp;
+using namespace skinny_chunked;
+
 constexpr int kColsPerWarp = kSkinnyColsPerBlock / kWarps;
-// k-contiguous kernel: S staged row-major [row][k] with 2 doubles of padding per row, so that a lane's
-// 16-byte read of S(i, k..k+1) (k = 2 lane + ...) is conflict-free and rows stay 16-byte aligned.
-constexpr int kSRowPitch = kSkinnyMaxChunkK + 2;
 static_assert(kSkinnyColsPerBlock % kWarps == 0, "k-contiguous columns must split evenly over the warps");
 static_assert(kSkinnyColsPerBlock == 2 * kWarp, "cols-contiguous kernel: two columns per lane");
-static_assert(kSkinnyMaxChunkK % (2 * kWarp) == 0, "a chunk is whole double2 sweeps of a warp");
-static_assert(kSkinnyChunkQuantum % (2 * kWarp) == 0, "chunks start on a warp sweep (16-byte aligned k)");
-
-// *v = *src where `in`, else 0, as one predicated load: no branch, so that a thread's staging loads all go out
-// before the first one returns.
-__device__ __forceinline__ double load_or_zero(const double* src, bool in) {
-  double v;
-  asm volatile(
-      "{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n mov.f64 %0, 0d0000000000000000;\n"
-      " @p ld.global.nc.f64 %0, [%1];\n}\n"
-      : "=d"(v)
-      : "l"(src), "r"(int(in)));
-  return v;
-}
-
-// Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
-// contiguous direction of S. Up to 4 rows, a thread's reads go out kStageBatch at a time, all before their
-// stores (a plain loop of load, store pairs waits for L2 once per element or so): 4 x 8192 x 8192 0.1856 ->
-// 0.1816 ms, 3 x 7777 x 9999 0.2194 -> 0.2161. The 8-row kernels keep the plain loop: at 128 registers the
-// batch made the k-contiguous one spill (8 x 8192 x 8192 'T','N' 0.196 -> 0.214 ms).
-template <int kRows, bool kKMajor>
-__device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
-  const int total = kRows * int(p.chunk_k);
-  // Element idx of the chunk: S(i, kk) with consecutive idx along S's contiguous direction.
-  auto element = [&](int idx, int& i, int& kk) {
-    if (p.s_k == 1) {
-      i = idx / int(p.chunk_k);
-      kk = idx - i * int(p.chunk_k);
-    } else {
-      kk = idx / kRows;
-      i = idx - kk * kRows;
-    }
-  };
-  if constexpr (kRows >= 8) {
-    for (int idx = threadIdx.x; idx < total; idx += kSkinnyThreads) {
-      int i, kk;
-      element(idx, i, kk);
-      const double v = (i < p.rows && kk < len) ? p.S[i * p.s_row + (k0 + kk) * p.s_k] : 0.0;
-      if (kKMajor) s_sm[i * kSRowPitch + kk] = v;
-      else s_sm[kk * kRows + i] = v;
-    }
-    return;
-  }
-  constexpr int kStageBatch = 4;
-  for (int base = int(threadIdx.x); base < total; base += kStageBatch * kSkinnyThreads) {
-    double v[kStageBatch];
-#pragma unroll
-    for (int u = 0; u < kStageBatch; ++u) {
-      const int idx = base + u * kSkinnyThreads;
-      int i, kk;
-      element(idx, i, kk);
-      const bool in = idx < total && i < p.rows && kk < len;
-      v[u] = load_or_zero(p.S + (in ? i * p.s_row + (k0 + kk) * p.s_k : 0), in);
-    }
-#pragma unroll
-    for (int u = 0; u < kStageBatch; ++u) {
-      const int idx = base + u * kSkinnyThreads;
-      int i, kk;
-      element(idx, i, kk);
-      if (idx < total) s_sm[kKMajor ? i * kSRowPitch + kk : kk * kRows + i] = v[u];
-    }
-  }
-}
-
-// C'(i, j) <- alpha sum + beta C'(i, j) of the block's chunk slice (beta == 0: C' not read).
-__device__ __forceinline__ void store_out(const SkinnyParams& p, int i, int64_t j, double sum) {
-  double* c = p.C + static_cast<int64_t>(blockIdx.y) * p.c_slice_step + i * p.c_row + j * p.c_col;
-  *c = p.beta == 0.0 ? p.alpha * sum : fma(p.beta, *c, p.alpha * sum);
-}
-
-// Cluster reduction (skinny_cluster_reduces): the k-chunks of a column block are one cluster (gridDim.y =
-// cluster height). Each block has left its partial sums of the block's columns in `part` ([row][column],
-// kSkinnyColsPerBlock columns); after a cluster barrier, block y adds the partial sums of outputs y x
-// kSkinnyThreads + threadIdx.x, ... from every block of the cluster, in chunk order (the workspace route's
-// order: the same bits), and writes C'. A second barrier keeps each block's `part` alive until all are read.
-template <int kRows>
-__device__ __forceinline__ void cluster_add_and_store(const SkinnyParams& p, const double* part, int64_t base) {
-#if __CUDA_ARCH__ >= 900
-  arch::cluster_sync();
-  const int chunks = int(gridDim.y), rank = int(blockIdx.y);
-  for (int idx = rank * kSkinnyThreads + int(threadIdx.x); idx < kRows * kSkinnyColsPerBlock;
-       idx += chunks * kSkinnyThreads) {
-    const int i = idx / kSkinnyColsPerBlock, c = idx % kSkinnyColsPerBlock;
-    if (i >= p.rows || base + c >= p.cols) continue;
-    double sum = 0.0;
-    for (int s = 0; s < chunks; ++s) sum += arch::cluster_load_double(part + idx, s);
-    store_out(p, i, base + c, sum);
-  }
-  arch::cluster_sync();
-#else
-  __trap();  // launched only where the build has sm_90 code (skinny_cluster_reduces)
-#endif
-}
 
 // Warp reduce-scatter of kN per-lane partial sums: at each level the lanes of one half keep the low rows and
 // the other half the high rows, each adding its partner's copy (one shuffle per kept row), then the last row
@@ -201,7 +107,7 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_kernel(
   // and the next loads together would spill.
   constexpr bool kEarlyLoads = kRows < 8;
   if (kEarlyLoads && col0 < p.cols) load_pass(0);
-  stage_s<kRows, true>(p, k0, len, s_sm);
+  stage_s<kRows, true, (kRows < 8)>(p, k0, len, s_sm);  // batched up to 4 rows (chunk_common.cuh)
   __syncthreads();
   if (!kEarlyLoads && col0 < p.cols) load_pass(0);
   for (int c = 0; c < kColsPerWarp; c += kPass) {
@@ -285,7 +191,7 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   };
   // The first batch goes out before S is staged (its latency overlaps the staging and the barrier).
   load_batch(warp);
-  stage_s<kRows, false>(p, k0, len, buf);
+  stage_s<kRows, false, (kRows < 8)>(p, k0, len, buf);
   __syncthreads();
   double acc[kRows][2];
 #pragma unroll
@@ -329,15 +235,6 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
     for (int w = 0; w < kWarps; ++w) sum += buf[(w * kRows + i) * kSkinnyColsPerBlock + c];
     store_out(p, i, base + c, sum);
   }
-}
-
-// One launch of `kernel` on `grid`; with `cluster`, the grid's k-chunks of a column block (gridDim.y) are one
-// thread-block cluster.
-cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, dim3 grid, bool cluster,
-                          cudaStream_t stream) {
-  if (cluster) return arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), 0, stream, p);
-  kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
-  return cudaGetLastError();
 }
 
 // `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only.
@@ -462,7 +359,8 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.reduction_follows = sm90_code ? 1 : 0;
   }
   cudaError_t e;
-  if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+  if (skinny_on_tensor_cores(shape, vec, sm90_code)) e = launch_skinny_k_contiguous_mma(run, cluster, grid, stream);
+  else if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
   else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);

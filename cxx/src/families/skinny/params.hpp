@@ -29,4 +29,9 @@ struct SkinnyParams {
 // starts 16-byte aligned (its pairs start at even k).
 cudaError_t launch_skinny_column_stream(const SkinnyParams& p, bool s_pairs, cudaStream_t stream);
 
+// 5 to 8 rows over a k-contiguous G whose columns start 16-byte aligned, on the FP64 tensor cores
+// (k_contiguous_mma.cu, skinny_on_tensor_cores), as the chunked k-contiguous kernel: the same grid (64 columns
+// by k-chunks), the same cluster or workspace for several chunks. Only where the build's sm_90 code runs.
+cudaError_t launch_skinny_k_contiguous_mma(const SkinnyParams& p, bool cluster, dim3 grid, cudaStream_t stream);
+
 }  // namespace tcgemm::detail

@@ -95,6 +95,15 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
   return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= most;
 }
 
+// The tensor-core kernel (k_contiguous_mma.cu) instead of the CUDA-core one for the chunked route: 5 to 8 rows
+// (S^T fills the MMA's 8 columns; with 3 and 4 rows it measured 0.3-15% slower than the CUDA-core kernel, e.g.
+// 3 x 7777 x 9999 1.52 -> 1.28 of cuBLAS), a k-contiguous G whose columns start 16-byte aligned (g_pairs), and
+// the build's sm_90 code on the device (mma.m16n8k16.f64 is sm_90's).
+constexpr int64_t kSkinnyTensorCoreMinRows = 5;
+constexpr bool skinny_on_tensor_cores(const SkinnyShape& s, bool g_pairs, bool sm90_code) {
+  return sm90_code && g_pairs && s.g_k_contiguous && s.rows >= kSkinnyTensorCoreMinRows;
+}
+
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp (or a
 // few, below) reads each whole column of G and writes its outputs; no k-chunks, no staged S, no partial sums
 // across blocks, one kernel. It is
