@@ -83,7 +83,9 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
 }
 
 // The skinny family's tensor-core kernel (skinny_on_tensor_cores): 5 to 8 rows over a k-contiguous G with
-// 16-byte pairs, on a device running the build's sm_90 code; the plan names it where it runs.
+// 16-byte pairs, on a device running the build's sm_90 code; the plan (whole arrays: G's columns k apart)
+// names it where it runs. The launcher's own decision is checked on the GPU (Skinny.TensorCoreKernelEveryLayout,
+// from the kernels a call launches).
 TEST(SkinnyRoute, TensorCoresExactlyWhereTheirConditionsHold) {
   using tcgemm::detail::skinny_on_tensor_cores;
   using tcgemm::detail::skinny_shape;
@@ -101,6 +103,8 @@ TEST(SkinnyRoute, TensorCoresExactlyWhereTheirConditionsHold) {
   EXPECT_NE(ampere.find("FP64 CUDA cores"), std::string::npos) << ampere;
   const std::string four = plan_dgemm(h100(), 'N', 'N', 4, 8192, 8192).summary;
   EXPECT_NE(four.find("FP64 CUDA cores"), std::string::npos) << four;
+  const std::string odd = plan_dgemm(h100(), 'N', 'N', 8, 8191, 8191).summary;  // ldb = 8191: 8-byte G loads
+  EXPECT_NE(odd.find("FP64 CUDA cores"), std::string::npos) << odd;
 }
 
 // The skinny family's column-stream route (one warp per whole column of a k-contiguous large operand):

@@ -86,6 +86,22 @@ std::vector<std::string> captured_kernels(const std::function<tcgemm_status(cuda
   return names;
 }
 
+// The case's form, leading-dimension pads and base offsets on fresh random data, with the alpha (1 or -1.5)
+// and beta (0: C NaN-poisoned and not read, or 0.25) its seed picks.
+GemmSpec layout_spec(char ta, char tb, int64_t m, int64_t n, int64_t k, int64_t lda_pad, int64_t ldb_pad,
+                     int64_t a_offset, int64_t b_offset, uint64_t seed) {
+  GemmSpec s = spec(m, n, k, seed);
+  s.transa = ta;
+  s.transb = tb;
+  s.lda_pad = lda_pad;
+  s.ldb_pad = ldb_pad;
+  s.a_offset = a_offset;
+  s.b_offset = b_offset;
+  s.alpha = (seed % 2) ? 1.0 : -1.5;
+  s.beta = (seed % 3) ? 0.0 : 0.25;
+  return s;
+}
+
 bool launches(const std::vector<std::string>& names, const char* kernel) {
   for (const std::string& n : names)
     if (n.find(kernel) != std::string::npos) return true;
@@ -509,15 +525,7 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
       {'T', 'T', 501, 2, 5000, 0, 0, 0, 0, true}};         // 8, n = 2: C transposed
   uint64_t seed = 23700;
   for (const Case& c : cases) {
-    GemmSpec s = spec(c.m, c.n, c.k, ++seed);
-    s.transa = c.ta;
-    s.transb = c.tb;
-    s.lda_pad = c.lda_pad;
-    s.ldb_pad = c.ldb_pad;
-    s.a_offset = c.a_offset;
-    s.b_offset = c.b_offset;
-    s.alpha = (seed % 2) ? 1.0 : -1.5;
-    s.beta = (seed % 3) ? 0.0 : 0.25;
+    const GemmSpec s = layout_spec(c.ta, c.tb, c.m, c.n, c.k, c.lda_pad, c.ldb_pad, c.a_offset, c.b_offset, ++seed);
     const GemmCall checked_route = [&c, sms, single](const GemmSpec& g, const double* A, int64_t lda,
                                                      const double* B, int64_t ldb, double* C, int64_t ldc,
                                                      cudaStream_t stream) {
@@ -565,8 +573,8 @@ TEST(Skinny, TensorCoreKernelEveryLayout) {
   const Case cases[] = {
       {'N', 'N', 8, 1000, 512, 0, 0, 0, 0, 0, true},     // S with dense columns, automatic chunks (workspace)
       {'N', 'N', 5, 130, 4099, 0, 0, 1, 0, 0, true},     // odd k (ldb 4100), 2 columns past the last block
-      {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 3 chunks: a cluster
-      {'N', 'N', 6, 777, 1000, 12, 0, 0, 0, 0, true},    // 12 chunks through workspace
+      {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 4 chunks of 512: a cluster
+      {'N', 'N', 6, 777, 1000, 12, 0, 0, 0, 0, true},    // 8 chunks of 128 through workspace
       {'T', 'T', 5000, 8, 1030, 0, 0, 0, 0, 0, true},    // n = 8: G = A^T, S = B^T with dense columns
       {'T', 'N', 4001, 5, 333, 0, 1, 0, 0, 0, true},     // n = 5, S = B^T k-contiguous, lda 334
       {'N', 'N', 8, 300, 10, 0, 0, 0, 0, 0, true},       // k below one MMA step
@@ -580,15 +588,7 @@ TEST(Skinny, TensorCoreKernelEveryLayout) {
       {'N', 'N', 6, 500, 1000, 0, 0, 0, 0, 1, false}};   // G misaligned
   uint64_t seed = 23800;
   for (const Case& c : cases) {
-    GemmSpec s = spec(c.m, c.n, c.k, ++seed);
-    s.transa = c.ta;
-    s.transb = c.tb;
-    s.lda_pad = c.lda_pad;
-    s.ldb_pad = c.ldb_pad;
-    s.a_offset = c.a_offset;
-    s.b_offset = c.b_offset;
-    s.alpha = (seed % 2) ? 1.0 : -1.5;
-    s.beta = (seed % 3) ? 0.0 : 0.25;
+    const GemmSpec s = layout_spec(c.ta, c.tb, c.m, c.n, c.k, c.lda_pad, c.ldb_pad, c.a_offset, c.b_offset, ++seed);
     const GemmCall checked_route = [&c, sm90](const GemmSpec& g, const double* A, int64_t lda, const double* B,
                                               int64_t ldb, double* C, int64_t ldc, cudaStream_t stream) {
       const tcgemm_config cfg = skinny(c.k_splits);
@@ -599,6 +599,7 @@ TEST(Skinny, TensorCoreKernelEveryLayout) {
       const std::vector<std::string> names = captured_kernels(call);
       EXPECT_FALSE(names.empty()) << describe(g);
       EXPECT_EQ(launches(names, "skinny_k_contiguous_mma_kernel"), sm90 && c.tensor_cores) << describe(g);
+      EXPECT_EQ(launches(names, "skinny_k_contiguous_kernel"), !(sm90 && c.tensor_cores)) << describe(g);
       return call(stream);
     };
     EXPECT_TRUE(run_and_check(s, checked_route)) << describe(s) << " k_splits " << c.k_splits;
@@ -646,7 +647,8 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 }
 
 // Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
-// column-stream route (1 row, no chunks) and for one row over a cols-contiguous G (chunks through workspace).
+// column-stream route (1 row, no chunks), for one row over a cols-contiguous G (chunks through workspace) and on
+// the tensor-core kernel (18 chunks through workspace, 3 in a cluster; on the sm_90 path).
 // (The two chunked routes add the chunks in the same order; the API has no way to run one product through
 // both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {

@@ -138,8 +138,9 @@ void describe(tcgemm_plan& p, bool sm90_code, const char* form_text, int64_t m, 
   const SkinnyShape shape = skinny_shape(form_text[0], form_text[1], m, n, k);
   if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, warps stream whole columns)");
-  else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_on_tensor_cores(shape, true, sm90_code))
-    std::snprintf(head, sizeof head, "skinny (FP64 tensor cores where G's columns are 16-byte aligned)");
+  else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_on_tensor_cores(shape, k % 2 == 0, sm90_code))
+    // Whole arrays: a k-contiguous G's columns are k apart, 16-byte aligned where k is even.
+    std::snprintf(head, sizeof head, "skinny (FP64 tensor cores, one MMA per 16 k of 16 columns)");
   else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
   else

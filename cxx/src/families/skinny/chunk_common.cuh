@@ -39,8 +39,9 @@ __device__ __forceinline__ double load_or_zero(const double* src, bool in) {
 //   - the CUDA-core kernels batch up to 4 rows: 4 x 8192 x 8192 0.1856 -> 0.1816 ms, 3 x 7777 x 9999 0.2194 ->
 //     0.2161; with 8 rows, at 128 registers, the batch made the k-contiguous kernel spill (8 x 8192 x 8192
 //     'T','N' 0.196 -> 0.214 ms);
-//   - the tensor-core kernel (k_contiguous_mma.cu) batches an S with dense columns (8 x 8192 x 8192 'N','N'
-//     ratio to cuBLAS 1.02 -> 1.03) but not one with k-contiguous rows (8192 x 8 x 8192 'T','N' 0.98 -> 0.97).
+//   - the tensor-core kernel (k_contiguous_mma.cu) batches an S stored by columns (dense columns measured: 8 x
+//     8192 x 8192 'N','N' ratio to cuBLAS 1.02 -> 1.03) but not one with k-contiguous rows (8192 x 8 x 8192
+//     'T','N' 0.98 -> 0.97).
 template <int kRows, bool kKMajor, bool kBatched>
 __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
   const int total = kRows * int(p.chunk_k);
@@ -115,15 +116,13 @@ __device__ __forceinline__ void cluster_add_and_store(const SkinnyParams& p, con
 #endif
 }
 
-
 // One launch of `kernel` on `grid`; with `cluster`, the grid's k-chunks of a column block (gridDim.y) are one
 // thread-block cluster.
 inline cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, dim3 grid, bool cluster,
-                          cudaStream_t stream) {
+                                 cudaStream_t stream) {
   if (cluster) return arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), 0, stream, p);
   kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
   return cudaGetLastError();
 }
-
 
 }  // namespace tcgemm::detail::skinny_chunked

@@ -237,17 +237,25 @@ __global__ void __launch_bounds__(kSkinnyThreads) skinny_cols_contiguous_kernel(
   }
 }
 
-// `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only.
+// `cluster` (skinny_cluster_reduces) comes with a k-contiguous G only. The 8-row instance never clusters 16-byte
+// pairs of G: a cluster needs the build's sm_90 code, and with it those products run on the tensor cores
+// (skinny_on_tensor_cores), so that instance is not compiled.
 template <int kRows>
 cudaError_t launch_rows(const SkinnyParams& p, bool k_contiguous, bool vec, bool cluster, dim3 grid,
                         cudaStream_t stream) {
   if (!k_contiguous)
     return launch_kernel(vec ? skinny_cols_contiguous_kernel<kRows, true> : skinny_cols_contiguous_kernel<kRows, false>,
                          p, grid, false, stream);
-  if (cluster)
-    return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, true>
-                             : skinny_k_contiguous_kernel<kRows, false, true>,
-                         p, grid, true, stream);
+  if (cluster) {
+    if constexpr (kRows == kSkinnyMaxRows) {
+      if (vec) return cudaErrorInvalidValue;  // unreachable (above)
+      return launch_kernel(skinny_k_contiguous_kernel<kRows, false, true>, p, grid, true, stream);
+    } else {
+      return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, true>
+                               : skinny_k_contiguous_kernel<kRows, false, true>,
+                           p, grid, true, stream);
+    }
+  }
   return launch_kernel(vec ? skinny_k_contiguous_kernel<kRows, true, false>
                            : skinny_k_contiguous_kernel<kRows, false, false>,
                        p, grid, false, stream);

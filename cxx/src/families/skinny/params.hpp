@@ -1,5 +1,5 @@
 // The skinny family's kernel arguments (rules.hpp): one product C' = alpha S G + beta C' with its strides,
-// shared by the chunked kernels (kernel.cu) and the column-stream kernel (column_stream.cu).
+// shared by the chunked kernels (kernel.cu, k_contiguous_mma.cu) and the column-stream kernel (column_stream.cu).
 #pragma once
 
 #include <cstdint>

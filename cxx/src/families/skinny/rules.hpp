@@ -1,7 +1,9 @@
 // Family skinny: DGEMM with m <= 8 or n <= 8 (matrix-vector-like products). Such a product does at most 16
 // flops per element of its large operand, so it is bound by the memory traffic of that operand, not by
-// arithmetic: the kernels (kernel.cu) run on the FP64 CUDA cores and are built to stream the large operand
-// once, at full HBM bandwidth, from enough blocks to keep every SM's loads in flight.
+// arithmetic: the kernels are built to stream the large operand once, at full HBM bandwidth, from enough blocks
+// to keep every SM's loads in flight. They run on the FP64 CUDA cores (kernel.cu, column_stream.cu), except 5
+// to 8 rows over an aligned k-contiguous operand on sm_90, where the arithmetic of the CUDA-core kernel left
+// too few registers for loads in flight and the FP64 tensor cores take it (k_contiguous_mma.cu).
 //
 // Every call is normalised to "rows x cols" with rows <= 8: C' = S G, S the small operand (rows x k) and
 // G the large one (k x cols). m <= 8: C' = C, S = op(A), G = op(B). Otherwise (n <= 8): C' = C^T,
