@@ -55,8 +55,9 @@ typedef enum tcgemm_family {
   TCGEMM_FAMILY_SHARED_A = 6,       /* Example 5: A tile (tile_m x 4) in shared memory, padding pad_a */
   TCGEMM_FAMILY_SHARED_AB = 7,      /* Example 6: A and B tiles in dynamic shared memory, tile_k deep */
   TCGEMM_FAMILY_SM90_MMA = 8,       /* Hopper: mma.sync m16n8k*.f64 with a cp.async multistage pipeline */
-  TCGEMM_FAMILY_SKINNY = 9          /* m <= 8 or n <= 8: memory-bound, FP64 CUDA cores, streams the large
-                                       operand once (matrix-vector-like products) */
+  TCGEMM_FAMILY_SKINNY = 9          /* m <= 8 or n <= 8: memory-bound, streams the large operand once
+                                       (matrix-vector-like products) on the FP64 CUDA cores; 5-8 rows over an
+                                       aligned k-contiguous operand on the FP64 tensor cores (sm_90) */
 } tcgemm_family;
 
 /*
