@@ -128,15 +128,15 @@ double rounds_time_us(int64_t blocks, double flops_per_block, int sm_count, int 
 
 // Whether the skinny family takes its column-stream route for whole arrays (the plan's assumption: S is then
 // compact).
-bool skinny_plan_streams_columns(int sm_count, char transa, char transb, int64_t m, int64_t n, int64_t k) {
-  return skinny_streams_columns(skinny_shape(transa, transb, m, n, k), 0, sm_count, true);
+bool skinny_plan_streams_columns(const SkinnyShape& s, int sm_count) {
+  return skinny_streams_columns(s, 0, sm_count, true);
 }
 
 void describe(tcgemm_plan& p, bool sm90_code, const char* form_text, int64_t m, int64_t n, int64_t k) {
   const tcgemm_config& c = p.config;
   char head[96];
   const SkinnyShape shape = skinny_shape(form_text[0], form_text[1], m, n, k);
-  if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(p.sm_count, form_text[0], form_text[1], m, n, k))
+  if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(shape, p.sm_count))
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, warps stream whole columns)");
   else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_on_tensor_cores(shape, k % 2 == 0, sm90_code))
     // Whole arrays: a k-contiguous G's columns are k apart, 16-byte aligned where k is even.
@@ -166,7 +166,7 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   const double bytes = 8.0 * (double(s.cols) * k + double(s.rows) * k + double(s.rows) * s.cols);
   p.compute_us = 2.0 * s.rows * double(s.cols) * k / (dev.sm_count * 0.25e6);
   p.sm_count = dev.sm_count;
-  if (skinny_plan_streams_columns(dev.sm_count, transa, transb, m, n, k)) {
+  if (skinny_plan_streams_columns(s, dev.sm_count)) {
     p.k_slices = 1;
     p.k_per_slice = k;
     p.tiles = skinny_stream_blocks(s.cols, skinny_stream_warps_per_column(s, dev.sm_count));
