@@ -341,10 +341,14 @@ void check_skinny_large(const SkinnyLargeCase& c, int64_t ld, double* big, int64
   const int64_t lda = a_large ? ld : sa.rows, ldb = a_large ? sb.rows : ld;
   // The route: asserted with the family's rules for this call (S is dense: compact).
   const bool streams = skinny_streams_columns(shape, c.k_splits, sm_count, true);
-  const int64_t chunks = skinny_chunks(shape, skinny_chunk_k(shape, c.k_splits, sm_count));
+  // The tensor-core kernel (16-byte pairs of G: an even ld) has chunks of its own.
+  const bool sm90 = tcgemm::test::hopper_path_expected();
+  const bool tensor_cores = skinny_on_tensor_cores(shape, ld % 2 == 0, sm90);
+  const int64_t chunks = skinny_chunks(shape, tensor_cores ? skinny_mma_chunk_k(shape, c.k_splits, sm_count)
+                                                           : skinny_chunk_k(shape, c.k_splits, sm_count));
   const std::string route = streams ? "stream" : chunks == 1 ? "one chunk"
-                                    : skinny_cluster_reduces(shape, chunks, tcgemm::test::hopper_path_expected())
-                                        ? "cluster" : "workspace";
+                                    : skinny_cluster_reduces(shape, chunks, sm90, tensor_cores) ? "cluster"
+                                                                                              : "workspace";
   // A cluster where the build's sm_90 code runs on cc 9.x, else the same chunks through workspace.
   std::string expected = c.route;
   expected = expected.substr(0, expected.find(':'));

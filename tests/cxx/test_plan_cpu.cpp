@@ -60,19 +60,33 @@ TEST(PlanModel, SkinnyChunksAddUpInAClusterWhereTheRuleSays) {
   ASSERT_EQ(cols_contiguous.config.family, TCGEMM_FAMILY_SKINNY) << cols_contiguous.summary;
   EXPECT_EQ(cols_contiguous.cluster_split, 0) << cols_contiguous.summary;
   EXPECT_EQ(cols_contiguous.workspace_bytes, cols_contiguous.k_slices * 4096 * 8) << cols_contiguous.summary;
-  const tcgemm_plan deep = plan_dgemm(h100(), 'N', 'N', 8, 8192, 8192);  // 16 chunks
-  EXPECT_GT(deep.k_slices, 8) << deep.summary;
-  EXPECT_EQ(deep.cluster_split, 0) << deep.summary;
-  EXPECT_GT(deep.workspace_bytes, 0) << deep.summary;
-  // 5-8 rows: at most 4 chunks in a cluster (kSkinnyWideClusterMaxChunks); 8 x 8192 x 4096 runs 8 chunks
-  // through workspace.
+  // 5-8 rows over a k-contiguous G with 16-byte pairs run on the tensor-core kernel (skinny_mma_chunk_k): chunks
+  // enough to fill 2 blocks per SM once, at most 2 of them in a cluster. 8 x 8192 x 8192: 128 column blocks, 2
+  // chunks in a cluster; 8 x 2000 x 2000: 32 column blocks, 8 chunks through workspace.
+  const tcgemm_plan deep = plan_dgemm(h100(), 'N', 'N', 8, 8192, 8192);
+  ASSERT_EQ(deep.config.family, TCGEMM_FAMILY_SKINNY) << deep.summary;
+  EXPECT_EQ(deep.k_slices, 2) << deep.summary;
+  EXPECT_EQ(deep.k_per_slice, 4096) << deep.summary;
+  EXPECT_EQ(deep.cluster_split, 1) << deep.summary;
+  EXPECT_EQ(deep.workspace_bytes, 0) << deep.summary;
+  const tcgemm_plan few_cols = plan_dgemm(h100(), 'N', 'N', 8, 2000, 2000);
+  ASSERT_EQ(few_cols.config.family, TCGEMM_FAMILY_SKINNY) << few_cols.summary;
+  EXPECT_EQ(few_cols.k_slices, 8) << few_cols.summary;
+  EXPECT_EQ(few_cols.cluster_split, 0) << few_cols.summary;
+  EXPECT_EQ(few_cols.workspace_bytes, 8 * 8 * 2000 * 8) << few_cols.summary;
+  // The CUDA-core kernels: up to 8 chunks in a cluster, at most 4 with 5-8 rows; the tensor-core kernel at most 2.
   using tcgemm::detail::skinny_cluster_reduces;
   using tcgemm::detail::skinny_shape;
-  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 4, 8192, 4096), 8, true));
-  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 4, true));
-  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 5, 8192, 4096), 5, true));
-  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 8, true));
-  const tcgemm_plan wide = plan_dgemm(h100(), 'N', 'N', 8, 8192, 4096);
+  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 4, 8192, 4096), 8, true, false));
+  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 4, true, false));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 5, 8192, 4096), 5, true, false));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 8, true, false));
+  EXPECT_TRUE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 2, true, true));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 3, true, true));
+  EXPECT_FALSE(skinny_cluster_reduces(skinny_shape('N', 'N', 8, 8192, 4096), 2, false, true));
+  // Odd k: the plan's whole arrays have no 16-byte pairs, the CUDA-core kernel runs 8 chunks of 512 through
+  // workspace.
+  const tcgemm_plan wide = plan_dgemm(h100(), 'N', 'N', 8, 8192, 4095);
   ASSERT_EQ(wide.config.family, TCGEMM_FAMILY_SKINNY) << wide.summary;
   EXPECT_EQ(wide.k_slices, 8) << wide.summary;
   EXPECT_EQ(wide.cluster_split, 0) << wide.summary;
@@ -559,6 +573,36 @@ TEST(RasterRules, WholeColumnsOnlyWhenAFitsAQuarterOfL2) {
   EXPECT_EQ(sm90_raster_rows(0, 0, 0, kL2), 1);
   // No overflow at the 64-bit edge: a huge k and m keep the groups.
   EXPECT_EQ(sm90_raster_rows(INT64_MAX / 2, INT64_MAX / 2, int64_t(1) << 40, kL2), kSm90RasterGroupRows);
+}
+
+// The tensor-core kernel's chunks (skinny_mma_chunk_k): enough to fill the SMs' block slots once, each at
+// least kSkinnyMmaMinChunkK deep, never more than k allows; explicit counts as asked; multiples of the quantum
+// covering k exactly once.
+TEST(SplitRules, SkinnyTensorCoreChunksFillTheBlockSlotsOnce) {
+  using namespace tcgemm::detail;
+  auto chunks_of = [](int64_t m, int64_t n, int64_t k, int64_t want, int sms) {
+    const SkinnyShape s = skinny_shape('N', 'N', m, n, k);
+    return skinny_chunks(s, skinny_mma_chunk_k(s, want, sms));
+  };
+  EXPECT_EQ(chunks_of(8, 8192, 8192, 0, 132), 2);      // 128 column blocks, 264 slots
+  EXPECT_EQ(chunks_of(8, 2000, 2000, 0, 132), 8);      // 32 column blocks
+  EXPECT_EQ(chunks_of(6, 16384, 4096, 0, 132), 1);     // 256 column blocks
+  EXPECT_EQ(chunks_of(8, 100000, 300, 0, 132), 1);     // more column blocks than slots
+  EXPECT_EQ(chunks_of(8, 500, 20000, 0, 132), 32);     // 8 column blocks: 33 asked, 640 deep after rounding
+  EXPECT_EQ(chunks_of(8, 64, 1000, 0, 132), 6);        // k / kSkinnyMmaMinChunkK (7) caps 264; 192 deep
+  EXPECT_EQ(chunks_of(8, 64, 100, 0, 132), 1);         // k below one minimum chunk
+  EXPECT_EQ(chunks_of(8, 8192, 8192, 0, 0), 1);        // an unknown SM count: one slot
+  EXPECT_EQ(chunks_of(8, 8192, 8192, 5, 132), 5);      // asked for
+  for (int64_t k : {int64_t(1), int64_t(63), int64_t(64), int64_t(65), int64_t(4097), int64_t(100000), kSkinnyMaxK})
+    for (int64_t want : {0, 1, 3, 7, 1000}) {
+      const SkinnyShape s = skinny_shape('N', 'N', 8, 3000, k);
+      const int64_t ck = skinny_mma_chunk_k(s, want, 132);
+      EXPECT_EQ(ck % kSkinnyChunkQuantum, 0);
+      const int64_t chunks = skinny_chunks(s, ck);
+      EXPECT_GE(chunks * ck, k);
+      EXPECT_LT((chunks - 1) * ck, k);
+      EXPECT_LE(chunks, kSkinnyMaxChunks);
+    }
 }
 
 TEST(SplitRules, SkinnyChunksStayWithinTheStagedS) {

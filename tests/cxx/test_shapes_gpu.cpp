@@ -573,8 +573,11 @@ TEST(Skinny, TensorCoreKernelEveryLayout) {
   const Case cases[] = {
       {'N', 'N', 8, 1000, 512, 0, 0, 0, 0, 0, true},     // S with dense columns, automatic chunks (workspace)
       {'N', 'N', 5, 130, 4099, 0, 0, 1, 0, 0, true},     // odd k (ldb 4100), 2 columns past the last block
-      {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 4 chunks of 512: a cluster
+      {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 3 chunks through workspace
+      {'N', 'N', 8, 8192, 600, 0, 0, 0, 0, 0, true},     // automatic: 2 chunks (128 column blocks), a cluster
+      {'T', 'N', 5, 64, 40000, 0, 0, 0, 0, 0, true},     // automatic: 209 chunks of 192 (1.5 S segments)
       {'N', 'N', 6, 777, 1000, 12, 0, 0, 0, 0, true},    // 8 chunks of 128 through workspace
+      {'N', 'N', 8, 300, 5000, 1, 0, 0, 0, 0, true},     // one chunk over 40 S segments
       {'T', 'T', 5000, 8, 1030, 0, 0, 0, 0, 0, true},    // n = 8: G = A^T, S = B^T with dense columns
       {'T', 'N', 4001, 5, 333, 0, 1, 0, 0, 0, true},     // n = 5, S = B^T k-contiguous, lda 334
       {'N', 'N', 8, 300, 10, 0, 0, 0, 0, 0, true},       // k below one MMA step
@@ -648,16 +651,16 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
 
 // Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
 // column-stream route (1 row, no chunks), for one row over a cols-contiguous G (chunks through workspace) and on
-// the tensor-core kernel (18 chunks through workspace, 3 in a cluster; on the sm_90 path).
+// the tensor-core kernel (3 chunks through workspace, 2 in a cluster; on the sm_90 path).
 // (The two chunked routes add the chunks in the same order; the API has no way to run one product through
 // both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
   // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G; 1 x 1055 x 6000:
-  // the column stream with 4 warps per column; 8 x 5000 x 9000 and 6 x 20000 x 1500: the tensor-core kernel (sm_90
-  // path) through workspace and in a cluster.
+  // the column stream with 4 warps per column; 8 x 5000 x 9000 and 6 x 8192 x 3000: the tensor-core kernel (sm_90
+  // path) through workspace (3 chunks) and in a cluster (2).
   for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000},
-                            {1, 1055, 6000}, {8, 5000, 9000}, {6, 20000, 1500}}) {
+                            {1, 1055, 6000}, {8, 5000, 9000}, {6, 8192, 3000}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2];
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};

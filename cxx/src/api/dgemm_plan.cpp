@@ -92,6 +92,12 @@ constexpr double kClusterEfficiency = 0.9;
 constexpr double kClusterEfficiencyPerSlice = 0.02;
 constexpr double kClusterRoundUs = 3.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
+// The skinny tensor-core kernel keeps 64 KB of loads in flight per block (its ring of cp.async copies): one block
+// per SM streams at nearly the full rate (8 x 8192 x 8192 in one chunk, 128 blocks: 127.9 us, in two: 126.4,
+// H200). Its chunks' reduction is a programmatic dependent launch that starts as the chunks end (~2 us at
+// 4096 x 1 x 4096), not kSplitFixedUs's separate launch and pool request.
+constexpr double kSkinnyMmaStreamingBlocksPerSm = 1.0;
+constexpr double kSkinnyMmaSplitFixedUs = 3.0;
 constexpr double kSkinnyStreamWarpBytesPerUs = 4500.0;  // one warp of the column stream (families/skinny)
 constexpr double kRoundOverheadUs = 1.0;       // pipeline fill and epilogue of one round of blocks
 constexpr double kLaunchUs = 2.5;              // one kernel launch, end to end
@@ -181,7 +187,9 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
     p.predicted_us = std::fmax(std::fmax(p.memory_us, p.compute_us), one_column_us) + kLaunchUs;
     return p;
   }
-  const int64_t chunk = skinny_chunk_k(s, 0, dev.sm_count);
+  // The tensor-core kernel's chunks (whole arrays: 16-byte pairs where k is even) are as deep as its slots allow.
+  const bool tensor_cores = skinny_on_tensor_cores(s, k % 2 == 0, dev.sm90_code);
+  const int64_t chunk = tensor_cores ? skinny_mma_chunk_k(s, 0, dev.sm_count) : skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
   p.k_per_slice = chunk;
   p.tiles = skinny_blocks_per_chunk(s);
@@ -191,18 +199,20 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   // blocks, 30 clusters of 8 at once); the cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks),
   // 72-74 for 4 (3), 94 for 8 (2). Only the summary's waves read it: the skinny time is its traffic
   // (kSkinnyStreamingBlocksPerSm).
-  p.blocks_per_sm = s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4);
+  p.blocks_per_sm = tensor_cores ? kSkinnyMmaBlocksPerSm : (s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4));
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
   // Up to 8 chunks of a k-contiguous G (4 with 5-8 rows) add up in a cluster (skinny_cluster_reduces): no
   // workspace and no second kernel.
-  p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code) ? 1 : 0;
+  p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code, tensor_cores) ? 1 : 0;
   p.workspace_bytes =
       p.k_slices > 1 && !p.cluster_split ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;
-  const double streaming = std::fmin(1.0, double(p.blocks) / (kSkinnyStreamingBlocksPerSm * dev.sm_count));
+  const double streaming_blocks = tensor_cores ? kSkinnyMmaStreamingBlocksPerSm : kSkinnyStreamingBlocksPerSm;
+  const double streaming = std::fmin(1.0, double(p.blocks) / (streaming_blocks * dev.sm_count));
   p.memory_us = bytes / (kHbmBytesPerUs * kSkinnyBandwidthFraction * streaming);
   double t = p.memory_us > p.compute_us ? p.memory_us : p.compute_us;
   if (p.cluster_split) t += kClusterReduceUs;
-  else if (p.k_slices > 1) t += kSplitFixedUs + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
+  else if (p.k_slices > 1)
+    t += (tensor_cores ? kSkinnyMmaSplitFixedUs : kSplitFixedUs) + 2.0 * p.workspace_bytes / kHbmBytesPerUs;
   p.predicted_us = t + kLaunchUs;
   return p;
 }

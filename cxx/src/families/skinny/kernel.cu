@@ -341,16 +341,18 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     return e == cudaSuccess ? TCGEMM_SUCCESS : set_cuda_error(e, "launch of the skinny column-stream kernel");
   }
 
-  q.chunk_k = skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
+  const bool sm90_code = sm90_code_available(ctx);
+  const bool tensor_cores = skinny_on_tensor_cores(shape, vec, sm90_code);
+  q.chunk_k = tensor_cores ? skinny_mma_chunk_k(shape, cfg.k_splits, ctx.sm_count)
+                           : skinny_chunk_k(shape, cfg.k_splits, ctx.sm_count);
   const int64_t chunks = skinny_chunks(shape, q.chunk_k);
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
-  // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G (kSkinnyWideClusterMaxChunks with 5-8 rows)
-  // add up inside a cluster (no workspace, no second kernel); otherwise they go through workspace and the
+  // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G (kSkinnyWideClusterMaxChunks with 5-8 rows,
+  // kSkinnyMmaClusterMaxChunks on the tensor cores) add up inside a cluster (no workspace, no second kernel); otherwise they go through workspace and the
   // split-K reduction. Both add the chunks in the same order: the same bits. Both the cluster and the
   // reduction's dependent launch need the build's sm_90 code on the device.
-  const bool sm90_code = sm90_code_available(ctx);
-  const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code);
+  const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code, tensor_cores);
   StreamScratch scratch;
   double* workspace = nullptr;
   SkinnyParams run = q;
@@ -366,15 +368,18 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
     run.beta = 0.0;
     run.reduction_follows = sm90_code ? 1 : 0;
   }
-  cudaError_t e;
-  if (skinny_on_tensor_cores(shape, vec, sm90_code)) e = launch_skinny_k_contiguous_mma(run, cluster, grid, stream);
-  else if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
-  else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
-  else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
-  else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
-  if (e != cudaSuccess)
-    return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
-                                     : "launch of the skinny kernel");
+  if (tensor_cores) {
+    TCGEMM_TRY(launch_skinny_k_contiguous_mma(run, cluster, grid, ctx, stream));
+  } else {
+    cudaError_t e;
+    if (shape.rows <= 1) e = launch_rows<1>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+    else if (shape.rows <= 2) e = launch_rows<2>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+    else if (shape.rows <= 4) e = launch_rows<4>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+    else e = launch_rows<8>(run, shape.g_k_contiguous, vec, cluster, grid, stream);
+    if (e != cudaSuccess)
+      return set_cuda_error(e, cluster ? "launch of the skinny kernel (cluster reduction)"
+                                       : "launch of the skinny kernel");
+  }
   if (chunks == 1 || cluster) return TCGEMM_SUCCESS;
   // A programmatic dependent launch where the build's sm_90 code runs (run.reduction_follows: the kernels let
   // it launch early): the reduction starts as the chunks end, not one launch latency later (4096 x 1 x 4096:

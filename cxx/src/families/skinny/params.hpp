@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include "core/device.hpp"
+
 namespace tcgemm::detail {
 
 struct SkinnyParams {
@@ -30,8 +32,10 @@ struct SkinnyParams {
 cudaError_t launch_skinny_column_stream(const SkinnyParams& p, bool s_pairs, cudaStream_t stream);
 
 // 5 to 8 rows over a k-contiguous G whose columns start 16-byte aligned, on the FP64 tensor cores
-// (k_contiguous_mma.cu, skinny_on_tensor_cores), as the chunked k-contiguous kernel: the same grid (64 columns
-// by k-chunks), the same cluster or workspace for several chunks. Only where the build's sm_90 code runs.
-cudaError_t launch_skinny_k_contiguous_mma(const SkinnyParams& p, bool cluster, dim3 grid, cudaStream_t stream);
+// (k_contiguous_mma.cu, skinny_on_tensor_cores): the chunked kernels' grid (64 columns by k-chunks) with chunks of
+// its own (skinny_mma_chunk_k, as deep as k), a cluster for up to kSkinnyMmaClusterMaxChunks of them, else
+// workspace. Only where the build's sm_90 code runs; raises the kernel's dynamic shared-memory limit first.
+tcgemm_status launch_skinny_k_contiguous_mma(const SkinnyParams& p, bool cluster, dim3 grid, const DeviceContext& ctx,
+                                             cudaStream_t stream);
 
 }  // namespace tcgemm::detail

@@ -10,7 +10,8 @@
 // S = op(B)^T, G = op(A)^T. G is either k-contiguous (each column's k values adjacent: B with 'N' or A
 // with 'T') or cols-contiguous (A with 'N' or B with 'T'); one kernel shape for each.
 //
-// Deep k is cut into k-chunks of at most kSkinnyMaxChunkK (the S chunk a block stages in shared memory).
+// Deep k is cut into k-chunks of at most kSkinnyMaxChunkK (the S chunk a block stages in shared memory); the
+// tensor-core kernel stages S in segments and takes chunks as deep as k (skinny_mma_chunk_k).
 // With a k-contiguous G, up to kSkinnyMaxClusterChunks chunks of a column block form a thread-block cluster
 // and add their partial sums in shared memory (skinny_cluster_reduces); otherwise the partial products go
 // to a workspace and the fixed-order split-K reduction (families/common/split_k_reduce) adds them. Both add
@@ -92,8 +93,13 @@ constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
 // 4096 0.112 -> 0.106 ms and 6 x 16384 x 4096 0.201 -> 0.197, each with 8 chunks in a cluster against 11
 // chunks (k_splits 12) through workspace (bench/results/2026-11-28-h100-dependent-launch/cluster-rule/).
 constexpr int64_t kSkinnyWideClusterMaxChunks = 4;
-constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code) {
-  const int64_t most = s.rows > 4 ? kSkinnyWideClusterMaxChunks : kSkinnyMaxClusterChunks;
+// The tensor-core kernel (tensor_cores, below) clusters at most kSkinnyMmaClusterMaxChunks: with 3 and 4
+// (k_splits 3, 4 at 8 x 8192 x 8192: 142 and 140 us against 132-133 with 6 and 8 through workspace, H200) its
+// co-scheduled blocks of ~101 KB of shared memory each ran slower.
+constexpr int64_t kSkinnyMmaClusterMaxChunks = 2;
+constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool sm90_code, bool tensor_cores) {
+  const int64_t most = tensor_cores ? kSkinnyMmaClusterMaxChunks
+                                    : (s.rows > 4 ? kSkinnyWideClusterMaxChunks : kSkinnyMaxClusterChunks);
   return sm90_code && s.g_k_contiguous && chunks > 1 && chunks <= most;
 }
 
@@ -104,6 +110,35 @@ constexpr bool skinny_cluster_reduces(const SkinnyShape& s, int64_t chunks, bool
 constexpr int64_t kSkinnyTensorCoreMinRows = 5;
 constexpr bool skinny_on_tensor_cores(const SkinnyShape& s, bool g_pairs, bool sm90_code) {
   return sm90_code && g_pairs && s.g_k_contiguous && s.rows >= kSkinnyTensorCoreMinRows;
+}
+
+// The tensor-core kernel's k-chunks. It copies G into a ring in shared memory (cp.async, kSkinnyMmaRingSteps
+// steps of each warp, 64 KB of loads in flight per block) and stages S kSkinnyMmaSegmentK at a time, the next
+// segment landing while the current one is read, so a chunk may be as deep as k: one block per SM already
+// streams at nearly the full rate (8 x 8192 x 8192 in one chunk, 128 blocks: 127.9 us; in 2 chunks, 256
+// blocks: 126.4; cuBLAS 130), and more chunks only add partial sums. Automatic: as many chunks as fill the
+// SMs' block slots (kSkinnyMmaBlocksPerSm each) once, at least one, each at least kSkinnyMmaMinChunkK deep.
+// Measured on the H200 (bench/results/2026-11-28-h200-skinny-ring/chunks/): the rule's count was the best
+// or within 10% of it at 8 x 1000 x 1000 (16 of 64 columns' blocks; 4 best), 8 x 2000 x 2000 (8, the best),
+// 8 x 500 x 20000 (33; 32: 25.8 us, 16: 26.0), 8 x 8192 x 8192 (2, the best), 6 x 16384 x 4096 and
+// 8 x 30000 x 1000 (1, the best).
+constexpr int kSkinnyMmaSegmentK = 128;   // S staged per segment
+constexpr int kSkinnyMmaRingSteps = 5;    // G copies in shared memory, steps per warp (4 in flight)
+constexpr int kSkinnyMmaBlocksPerSm = 2;  // shared memory: ~101 KB per block
+constexpr int64_t kSkinnyMmaMinChunkK = 128;
+constexpr int64_t skinny_mma_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
+  int64_t chunks = requested;
+  if (chunks <= 0) {
+    const int64_t slots = int64_t(sm_count > 0 ? sm_count : 1) * kSkinnyMmaBlocksPerSm;
+    chunks = slots / skinny_blocks_per_chunk(s);
+    const int64_t most = s.k / kSkinnyMmaMinChunkK;
+    if (chunks > most) chunks = most;
+  }
+  if (chunks < 1) chunks = 1;
+  int64_t ck = (s.k + chunks - 1) / chunks;
+  ck = (ck + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum;
+  if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
+  return ck;
 }
 
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp (or a
