@@ -554,8 +554,8 @@ TEST(Skinny, ColumnStreamRouteEveryLayout) {
 }
 
 // The tensor-core kernel (5 to 8 rows over a k-contiguous G whose columns start 16-byte aligned, on the sm_90
-// path): both sides (m or n small, C transposed), both layouts of S (k-contiguous rows: unbatched staging; dense
-// columns: batched), a strided and a misaligned S, k below one MMA step and not a multiple of 4 (the 8-byte
+// path): both sides (m or n small, C transposed), both layouts of S (k-contiguous rows, dense columns), a
+// strided and a misaligned S, k below one MMA step and not a multiple of 4 (the 8-byte
 // tail), a last chunk too short for the second half of the warps, column counts off the 16-column MMA and the
 // 64-column block, one chunk, a cluster of chunks and workspace, alpha/beta with NaN-poisoned C. Beside them,
 // calls that keep the CUDA-core kernel: 4 rows, an odd leading dimension of G, a misaligned G. Each call
@@ -574,8 +574,8 @@ TEST(Skinny, TensorCoreKernelEveryLayout) {
       {'N', 'N', 8, 1000, 512, 0, 0, 0, 0, 0, true},     // S with dense columns, automatic chunks (workspace)
       {'N', 'N', 5, 130, 4099, 0, 0, 1, 0, 0, true},     // odd k (ldb 4100), 2 columns past the last block
       {'T', 'N', 7, 3000, 2000, 3, 0, 0, 0, 0, true},    // S rows k-contiguous; 3 chunks through workspace
-      {'N', 'N', 8, 8192, 600, 0, 0, 0, 0, 0, true},     // automatic: 2 chunks (128 column blocks), a cluster
-      {'T', 'N', 5, 64, 40000, 0, 0, 0, 0, 0, true},     // automatic: 209 chunks of 192 (1.5 S segments)
+      {'N', 'N', 8, 8192, 600, 2, 0, 0, 0, 0, true},     // 2 chunks in a cluster (the automatic count on 132 SMs)
+      {'T', 'N', 5, 64, 40000, 0, 0, 0, 0, 0, true},     // automatic (132 SMs: 209 chunks of 192, 1.5 segments)
       {'N', 'N', 6, 777, 1000, 12, 0, 0, 0, 0, true},    // 8 chunks of 128 through workspace
       {'N', 'N', 8, 300, 5000, 1, 0, 0, 0, 0, true},     // one chunk over 40 S segments
       {'T', 'T', 5000, 8, 1030, 0, 0, 0, 0, 0, true},    // n = 8: G = A^T, S = B^T with dense columns
@@ -649,32 +649,39 @@ TEST(Skinny, OneRowOverAColsContiguousOperandEveryForm) {
     }
 }
 
-// Two runs give the same bits, through workspace (18 chunks), in a cluster (7 chunks, k-contiguous G), on the
+// Two runs give the same bits, through workspace (18 chunks), in a cluster (6 chunks, k-contiguous G), on the
 // column-stream route (1 row, no chunks), for one row over a cols-contiguous G (chunks through workspace) and on
-// the tensor-core kernel (3 chunks through workspace, 2 in a cluster; on the sm_90 path).
+// the tensor-core kernel (3 chunks through workspace, 2 in a cluster; on the sm_90 path). The chunked cases ask
+// for their chunk counts, so that the routes do not depend on the device's SM count.
 // (The two chunked routes add the chunks in the same order; the API has no way to run one product through
 // both.)
 TEST(Skinny, BitIdenticalFromRunToRun) {
   TCGEMM_REQUIRE_GPU();
+  struct Case {
+    int64_t m, n, k;
+    int k_splits;  // 0: automatic
+  };
   // 1 x 5000 x 4096: the column-stream route; 5000 x 1 x 3000: one row over a cols-contiguous G; 1 x 1055 x 6000:
-  // the column stream with 4 warps per column; 8 x 5000 x 9000 and 6 x 8192 x 3000: the tensor-core kernel (sm_90
-  // path) through workspace (3 chunks) and in a cluster (2).
-  for (const auto& shape : {std::array<int64_t, 3>{3, 5000, 9000}, {3, 5000, 3000}, {1, 5000, 4096}, {5000, 1, 3000},
-                            {1, 1055, 6000}, {8, 5000, 9000}, {6, 8192, 3000}}) {
-    const int64_t m = shape[0], n = shape[1], k = shape[2];
+  // the column stream with 4 warps per column; 8 x 5000 x 9000 and 6 x 8192 x 3000: the tensor-core kernel.
+  const Case cases[] = {{3, 5000, 9000, 18}, {3, 5000, 3000, 6}, {1, 5000, 4096, 0},    {5000, 1, 3000, 0},
+                        {1, 1055, 6000, 0},  {8, 5000, 9000, 3}, {6, 8192, 3000, 2}};
+  for (const Case& c : cases) {
+    const int64_t m = c.m, n = c.n, k = c.k;
     const std::vector<double> hA = random_matrix(m, k, m, 51), hB = random_matrix(k, n, k, 52);
     DeviceBuffer<double> dA{hA.size()}, dB{hB.size()}, dC{size_t(m * n)};
     ASSERT_TRUE(dA.ok() && dB.ok() && dC.ok());
     CUDA_OK(dA.upload(hA));
     CUDA_OK(dB.upload(hB));
-    const tcgemm_config cfg = skinny(0);
+    const tcgemm_config cfg = skinny(c.k_splits);
     std::vector<double> first, again;
     for (int run = 0; run < 3; ++run) {
       ASSERT_EQ(tcgemm_dgemm_config(&cfg, 'N', 'N', m, n, k, 1.0, dA.get(), m, dB.get(), k, 0.0, dC.get(), m, nullptr),
                 TCGEMM_SUCCESS);
       CUDA_OK(cudaDeviceSynchronize());
       CUDA_OK(dC.download(run == 0 ? &first : &again));
-      if (run > 0) ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double))) << "k " << k;
+      if (run > 0)
+        ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double)))
+            << m << "x" << n << "x" << k << " k_splits " << c.k_splits;
     }
   }
 }

@@ -94,8 +94,10 @@ constexpr double kClusterRoundUs = 3.0;
 constexpr double kSkinnyStreamingBlocksPerSm = 2.0;
 // The skinny tensor-core kernel keeps 64 KB of loads in flight per block (its ring of cp.async copies): one block
 // per SM streams at nearly the full rate (8 x 8192 x 8192 in one chunk, 128 blocks: 127.9 us, in two: 126.4,
-// H200). Its chunks' reduction is a programmatic dependent launch that starts as the chunks end (~2 us at
-// 4096 x 1 x 4096), not kSplitFixedUs's separate launch and pool request.
+// H200). The skinny chunks' reduction is a programmatic dependent launch (both kernels): its tail after the
+// chunks measured ~2 us at 4096 x 1 x 4096 (the CUDA-core kernel), against the 6 us of kSplitFixedUs (sm90_mma,
+// 512^3 in two slices). The tensor-core route takes 3 (with the workspace request from the pool); the
+// CUDA-core routes keep kSplitFixedUs, their plan choices unmeasured against a smaller figure.
 constexpr double kSkinnyMmaStreamingBlocksPerSm = 1.0;
 constexpr double kSkinnyMmaSplitFixedUs = 3.0;
 constexpr double kSkinnyStreamWarpBytesPerUs = 4500.0;  // one warp of the column stream (families/skinny)
@@ -194,15 +196,17 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
   p.k_per_slice = chunk;
   p.tiles = skinny_blocks_per_chunk(s);
   p.blocks = p.tiles * p.k_slices;
-  // Resident blocks (registers bind; CUDA 13.0's allocation, ptxas -v): the k-contiguous kernels are capped at
-  // 128 registers, 2 blocks per SM (ncu at 1x4096x4096, chunked before the column stream: 112 registers, 2
-  // blocks, 30 clusters of 8 at once); the cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks),
-  // 72-74 for 4 (3), 94 for 8 (2). Only the summary's waves read it: the skinny time is its traffic
-  // (kSkinnyStreamingBlocksPerSm).
-  p.blocks_per_sm = tensor_cores ? kSkinnyMmaBlocksPerSm : (s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4));
+  // Resident blocks. The tensor-core kernel: shared memory binds (kSkinnyMmaSmemBytes, 2 per SM). The CUDA-core
+  // ones, registers (CUDA 13.0's allocation, ptxas -v): the k-contiguous kernels are capped at 128 registers, 2
+  // blocks per SM (ncu at 1x4096x4096, chunked before the column stream: 112 registers, 2 blocks, 30 clusters
+  // of 8 at once); the cols-contiguous ones use 62-64 registers for 1-2 rows (4 blocks), 72-74 for 4 (3), 94
+  // for 8 (2). Only the summary's waves read it: the skinny time is its traffic (kSkinnyStreamingBlocksPerSm,
+  // kSkinnyMmaStreamingBlocksPerSm).
+  p.blocks_per_sm =
+      tensor_cores ? kSkinnyMmaBlocksPerSm : (s.g_k_contiguous || s.rows > 4 ? 2 : (s.rows > 2 ? 3 : 4));
   p.waves = safe_div(double(p.blocks), double(dev.sm_count) * p.blocks_per_sm);
-  // Up to 8 chunks of a k-contiguous G (4 with 5-8 rows) add up in a cluster (skinny_cluster_reduces): no
-  // workspace and no second kernel.
+  // Up to 8 chunks of a k-contiguous G (4 with 5-8 rows, 2 on the tensor cores) add up in a cluster
+  // (skinny_cluster_reduces): no workspace and no second kernel.
   p.cluster_split = skinny_cluster_reduces(s, p.k_slices, dev.sm90_code, tensor_cores) ? 1 : 0;
   p.workspace_bytes =
       p.k_slices > 1 && !p.cluster_split ? p.k_slices * s.rows * s.cols * int64_t(sizeof(double)) : 0;

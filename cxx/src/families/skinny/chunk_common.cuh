@@ -1,6 +1,6 @@
-// What the chunked kernels of the skinny family (rules.hpp) share: the S chunk staged in shared memory, the
-// store of C', the cluster's fixed-order sum of the k-chunks' partial sums and the launch. Included by the
-// CUDA-core kernels (kernel.cu) and the tensor-core one (k_contiguous_mma.cu).
+// What the chunked kernels of the skinny family (rules.hpp) share: the store of C', the cluster's fixed-order sum
+// of the k-chunks' partial sums and the launch, with the tensor-core kernel (k_contiguous_mma.cu); the S chunk
+// staged in shared memory and the launch, among the CUDA-core kernels (kernel.cu).
 #pragma once
 
 #include <cstdint>
@@ -35,13 +35,10 @@ __device__ __forceinline__ double load_or_zero(const double* src, bool in) {
 
 // Stage S(:, k0 .. k0 + len) into shared memory, zero beyond rows and len. The global reads follow the
 // contiguous direction of S. kBatched: a thread's reads go out kStageBatch at a time, all before their stores
-// (a plain loop of load, store pairs waits for L2 once per element or so). The callers choose by measurement:
-//   - the CUDA-core kernels batch up to 4 rows: 4 x 8192 x 8192 0.1856 -> 0.1816 ms, 3 x 7777 x 9999 0.2194 ->
-//     0.2161; with 8 rows, at 128 registers, the batch made the k-contiguous kernel spill (8 x 8192 x 8192
-//     'T','N' 0.196 -> 0.214 ms);
-//   - the tensor-core kernel (k_contiguous_mma.cu) batches an S stored by columns (dense columns measured: 8 x
-//     8192 x 8192 'N','N' ratio to cuBLAS 1.02 -> 1.03) but not one with k-contiguous rows (8192 x 8 x 8192
-//     'T','N' 0.98 -> 0.97).
+// (a plain loop of load, store pairs waits for L2 once per element or so). The CUDA-core kernels batch up to 4
+// rows: 4 x 8192 x 8192 0.1856 -> 0.1816 ms, 3 x 7777 x 9999 0.2194 -> 0.2161; with 8 rows, at 128 registers,
+// the batch made the k-contiguous kernel spill (8 x 8192 x 8192 'T','N' 0.196 -> 0.214 ms). (The tensor-core
+// kernel copies S with cp.async, a segment at a time.)
 template <int kRows, bool kKMajor, bool kBatched>
 __device__ __forceinline__ void stage_s(const SkinnyParams& p, int64_t k0, int len, double* s_sm) {
   const int total = kRows * int(p.chunk_k);

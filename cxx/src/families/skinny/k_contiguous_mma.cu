@@ -208,7 +208,10 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_mma_ker
 
 }  // namespace
 
-size_t skinny_mma_ring_bytes() { return sizeof(double) * size_t(kWarps) * kMmaRing * kSlotDoubles; }
+static_assert(int64_t(sizeof(double)) * kWarps * kMmaRing * kSlotDoubles == kSkinnyMmaRingBytes,
+              "the ring rules.hpp counts (kSkinnyMmaSmemBytes)");
+static_assert(kMmaSPitch == kSkinnyMmaSegmentK + 2 && kMmaGroups == 4, "the S segments and sums rules.hpp counts");
+size_t skinny_mma_ring_bytes() { return size_t(kSkinnyMmaRingBytes); }
 
 tcgemm_status launch_skinny_k_contiguous_mma(const SkinnyParams& p, bool cluster, dim3 grid, const DeviceContext& ctx,
                                              cudaStream_t stream) {

@@ -11,8 +11,8 @@
 // kSkinnyMaxClusterChunks chunks of a k-contiguous G) or through workspace by the split-K reduction
 // (rules.hpp, skinny_cluster_reduces). One or two rows over a k-contiguous G go to the column-stream
 // kernel instead (column_stream.cu, skinny_streams_columns), and 5 to 8 rows over an aligned k-contiguous G to
-// the tensor-core kernel (k_contiguous_mma.cu, skinny_on_tensor_cores). What the chunked kernels share (the S
-// staging, the stores, the cluster sum) is in chunk_common.cuh.
+// the tensor-core kernel (k_contiguous_mma.cu, skinny_on_tensor_cores). What the chunked kernels share (the
+// stores, the cluster sum, the CUDA-core kernels' S staging) is in chunk_common.cuh.
 #include "families/skinny/rules.hpp"
 
 #include <cstdint>
@@ -349,9 +349,9 @@ tcgemm_status launch_skinny(const GemmProblem& p, const tcgemm_config& cfg, cons
   const dim3 grid(static_cast<unsigned>(skinny_blocks_per_chunk(shape)), static_cast<unsigned>(chunks));
 
   // Up to kSkinnyMaxClusterChunks k-chunks of a k-contiguous G (kSkinnyWideClusterMaxChunks with 5-8 rows,
-  // kSkinnyMmaClusterMaxChunks on the tensor cores) add up inside a cluster (no workspace, no second kernel); otherwise they go through workspace and the
-  // split-K reduction. Both add the chunks in the same order: the same bits. Both the cluster and the
-  // reduction's dependent launch need the build's sm_90 code on the device.
+  // kSkinnyMmaClusterMaxChunks on the tensor cores) add up inside a cluster (no workspace, no second kernel);
+  // otherwise they go through workspace and the split-K reduction. Both add the chunks in the same order: the
+  // same bits. Both the cluster and the reduction's dependent launch need the build's sm_90 code on the device.
   const bool cluster = skinny_cluster_reduces(shape, chunks, sm90_code, tensor_cores);
   StreamScratch scratch;
   double* workspace = nullptr;

@@ -19,8 +19,11 @@ tcgemm_status validate_skinny_config(const tcgemm_config& c, const ArgPositions&
   return TCGEMM_SUCCESS;
 }
 
-// The largest S chunk (8 rows, padded by 2 doubles per row): what check_config_against_device compares with
-// the device's limit.
+// The largest S chunk of the CUDA-core kernels (8 rows, padded by 2 doubles per row), the kernels every device
+// runs: what check_config_against_device compares with the device's limit, and what
+// tcgemm_config_shared_memory_bytes reports. On a cc 9.x device with the build's sm_90 code, 5-8 rows over a
+// k-contiguous operand take the tensor-core kernel's kSkinnyMmaSmemBytes (~104 KB) instead, which every cc 9.x
+// device has room for twice per SM (rules.hpp).
 int64_t skinny_config_smem_bytes(const tcgemm_config&) {
   return int64_t(sizeof(double)) * kSkinnyMaxRows * (kSkinnyMaxChunkK + 2);
 }

@@ -126,6 +126,16 @@ constexpr int kSkinnyMmaSegmentK = 128;   // S staged per segment
 constexpr int kSkinnyMmaRingSteps = 5;    // G copies in shared memory, steps per warp (4 in flight)
 constexpr int kSkinnyMmaBlocksPerSm = 2;  // shared memory: ~101 KB per block
 constexpr int64_t kSkinnyMmaMinChunkK = 128;
+// Its shared memory per block: the G ring (8 warps x kSkinnyMmaRingSteps steps x 16 columns x 16 k), two S
+// segments (8 rows of kSkinnyMmaSegmentK + 2), half 1's sums (4 groups x 2 x 32 double2) and, in a cluster, the
+// block's partial sums (8 rows x 64 columns).
+constexpr int64_t kSkinnyMmaRingBytes =
+    int64_t(sizeof(double)) * (kSkinnyThreads / 32) * kSkinnyMmaRingSteps * 16 * 16;
+constexpr int64_t kSkinnyMmaSmemBytes =
+    kSkinnyMmaRingBytes + int64_t(sizeof(double)) * (2 * kSkinnyMaxRows * (kSkinnyMmaSegmentK + 2) +
+                                                     4 * 2 * 32 * 2 + kSkinnyMaxRows * kSkinnyColsPerBlock);
+// cc 9.x devices allow 227 KB per block (232448 bytes) and 228 KB per SM: two blocks fit.
+static_assert(2 * (kSkinnyMmaSmemBytes + 1024) <= 233472, "two tensor-core skinny blocks per SM");
 constexpr int64_t skinny_mma_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
   int64_t chunks = requested;
   if (chunks <= 0) {
