@@ -140,14 +140,19 @@ bool skinny_plan_streams_columns(const SkinnyShape& s, int sm_count) {
   return skinny_streams_columns(s, 0, sm_count, true);
 }
 
+// Whether it takes the tensor-core kernel for whole arrays: a k-contiguous G's columns are k apart, so they start
+// 16-byte aligned where k is even.
+bool skinny_plan_on_tensor_cores(const SkinnyShape& s, bool sm90_code) {
+  return skinny_on_tensor_cores(s, s.k % 2 == 0, sm90_code);
+}
+
 void describe(tcgemm_plan& p, bool sm90_code, const char* form_text, int64_t m, int64_t n, int64_t k) {
   const tcgemm_config& c = p.config;
   char head[96];
   const SkinnyShape shape = skinny_shape(form_text[0], form_text[1], m, n, k);
   if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_streams_columns(shape, p.sm_count))
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, warps stream whole columns)");
-  else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_on_tensor_cores(shape, k % 2 == 0, sm90_code))
-    // Whole arrays: a k-contiguous G's columns are k apart, 16-byte aligned where k is even.
+  else if (c.family == TCGEMM_FAMILY_SKINNY && skinny_plan_on_tensor_cores(shape, sm90_code))
     std::snprintf(head, sizeof head, "skinny (FP64 tensor cores, one MMA per 16 k of 16 columns)");
   else if (c.family == TCGEMM_FAMILY_SKINNY)
     std::snprintf(head, sizeof head, "skinny (FP64 CUDA cores, streams the large operand)");
@@ -189,8 +194,8 @@ tcgemm_plan skinny_candidate(const PlanDevice& dev, char transa, char transb, in
     p.predicted_us = std::fmax(std::fmax(p.memory_us, p.compute_us), one_column_us) + kLaunchUs;
     return p;
   }
-  // The tensor-core kernel's chunks (whole arrays: 16-byte pairs where k is even) are as deep as its slots allow.
-  const bool tensor_cores = skinny_on_tensor_cores(s, k % 2 == 0, dev.sm90_code);
+  // The tensor-core kernel's chunks are as deep as its slots allow.
+  const bool tensor_cores = skinny_plan_on_tensor_cores(s, dev.sm90_code);
   const int64_t chunk = tensor_cores ? skinny_mma_chunk_k(s, 0, dev.sm_count) : skinny_chunk_k(s, 0, dev.sm_count);
   p.k_slices = skinny_chunks(s, chunk);
   p.k_per_slice = chunk;

@@ -113,12 +113,13 @@ __device__ __forceinline__ void cluster_add_and_store(const SkinnyParams& p, con
 #endif
 }
 
-// One launch of `kernel` on `grid`; with `cluster`, the grid's k-chunks of a column block (gridDim.y) are one
-// thread-block cluster.
+// One launch of `kernel` on `grid` with `dynamic_smem` bytes of dynamic shared memory (the tensor-core kernel's
+// ring; the caller has raised the kernel's limit); with `cluster`, the grid's k-chunks of a column block
+// (gridDim.y) are one thread-block cluster.
 inline cudaError_t launch_kernel(void (*kernel)(SkinnyParams), const SkinnyParams& p, dim3 grid, bool cluster,
-                                 cudaStream_t stream) {
-  if (cluster) return arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), 0, stream, p);
-  kernel<<<grid, kSkinnyThreads, 0, stream>>>(p);
+                                 cudaStream_t stream, size_t dynamic_smem = 0) {
+  if (cluster) return arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), dynamic_smem, stream, p);
+  kernel<<<grid, kSkinnyThreads, dynamic_smem, stream>>>(p);
   return cudaGetLastError();
 }
 

@@ -71,7 +71,7 @@ template <bool kCluster>
 __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_mma_kernel(const SkinnyParams p) {
 #if __CUDA_ARCH__ >= 900
   if (p.reduction_follows) arch::launch_dependents();
-  // G: each warp's ring of kMmaRing steps (dynamic shared memory, skinny_mma_ring_bytes).
+  // G: each warp's ring of kMmaRing steps (dynamic shared memory, kSkinnyMmaRingBytes).
   extern __shared__ __align__(16) double2 g_ring[];
   // S a segment at a time, two segments: the next one lands while this one is read.
   __shared__ __align__(16) double s_sm[2][kSkinnyMaxRows * kMmaSPitch];
@@ -211,20 +211,12 @@ __global__ void __launch_bounds__(kSkinnyThreads, 2) skinny_k_contiguous_mma_ker
 static_assert(int64_t(sizeof(double)) * kWarps * kMmaRing * kSlotDoubles == kSkinnyMmaRingBytes,
               "the ring rules.hpp counts (kSkinnyMmaSmemBytes)");
 static_assert(kMmaSPitch == kSkinnyMmaSegmentK + 2 && kMmaGroups == 4, "the S segments and sums rules.hpp counts");
-size_t skinny_mma_ring_bytes() { return size_t(kSkinnyMmaRingBytes); }
 
 tcgemm_status launch_skinny_k_contiguous_mma(const SkinnyParams& p, bool cluster, dim3 grid, const DeviceContext& ctx,
                                              cudaStream_t stream) {
   void (*kernel)(SkinnyParams) = cluster ? skinny_k_contiguous_mma_kernel<true> : skinny_k_contiguous_mma_kernel<false>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "skinny tensor-core kernel"));
-  const size_t bytes = skinny_mma_ring_bytes();
-  cudaError_t e;
-  if (cluster) {
-    e = arch::launch_in_column_clusters(kernel, grid, dim3(kSkinnyThreads), bytes, stream, p);
-  } else {
-    kernel<<<grid, kSkinnyThreads, bytes, stream>>>(p);
-    e = cudaGetLastError();
-  }
+  const cudaError_t e = launch_kernel(kernel, p, grid, cluster, stream, size_t(kSkinnyMmaRingBytes));
   return e == cudaSuccess ? TCGEMM_SUCCESS
                           : set_cuda_error(e, cluster ? "launch of the skinny tensor-core kernel (cluster reduction)"
                                                       : "launch of the skinny tensor-core kernel");

@@ -60,6 +60,16 @@ constexpr int64_t skinny_blocks_per_chunk(const SkinnyShape& s) {
 // SM, or one chunk when k fits it and the columns alone give half the SMs a block), rounded to
 // kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is ceil(k / chunk_k), at least
 // ceil(k / kSkinnyMaxChunkK).
+// The depth of each of `chunks` chunks (at least 1) of k: k / chunks rounded up to kSkinnyChunkQuantum, at least
+// one quantum, at most `most` (a multiple of the quantum). Both chunk rules end here.
+constexpr int64_t skinny_chunk_depth(int64_t k, int64_t chunks, int64_t most) {
+  if (chunks < 1) chunks = 1;
+  int64_t ck = (k + chunks - 1) / chunks;
+  ck = (ck + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum;
+  if (ck > most) ck = most;
+  if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
+  return ck;
+}
 constexpr int64_t skinny_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
   int64_t chunks = requested;
   if (chunks <= 0) {
@@ -69,12 +79,7 @@ constexpr int64_t skinny_chunk_k(const SkinnyShape& s, int64_t requested, int sm
     // A k that fits one chunk is not split once half the SMs have a block: the reduction would cost more.
     if (s.k <= kSkinnyMaxChunkK && 2 * per_chunk >= sm_count) chunks = 1;
   }
-  if (chunks < 1) chunks = 1;
-  int64_t ck = (s.k + chunks - 1) / chunks;
-  ck = (ck + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum;
-  if (ck > kSkinnyMaxChunkK) ck = kSkinnyMaxChunkK;
-  if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
-  return ck;
+  return skinny_chunk_depth(s.k, chunks, kSkinnyMaxChunkK);
 }
 constexpr int64_t skinny_chunks(const SkinnyShape& s, int64_t chunk_k) {
   return s.k <= 0 ? 1 : (s.k + chunk_k - 1) / chunk_k;
@@ -124,7 +129,7 @@ constexpr bool skinny_on_tensor_cores(const SkinnyShape& s, bool g_pairs, bool s
 // 8 x 30000 x 1000 (1, the best).
 constexpr int kSkinnyMmaSegmentK = 128;   // S staged per segment
 constexpr int kSkinnyMmaRingSteps = 5;    // G copies in shared memory, steps per warp (4 in flight)
-constexpr int kSkinnyMmaBlocksPerSm = 2;  // shared memory: ~101 KB per block
+constexpr int kSkinnyMmaBlocksPerSm = 2;  // shared memory binds: kSkinnyMmaSmemBytes per block (below)
 constexpr int64_t kSkinnyMmaMinChunkK = 128;
 // Its shared memory per block: the G ring (8 warps x kSkinnyMmaRingSteps steps x 16 columns x 16 k), two S
 // segments (8 rows of kSkinnyMmaSegmentK + 2), half 1's sums (4 groups x 2 x 32 double2) and, in a cluster, the
@@ -144,11 +149,8 @@ constexpr int64_t skinny_mma_chunk_k(const SkinnyShape& s, int64_t requested, in
     const int64_t most = s.k / kSkinnyMmaMinChunkK;
     if (chunks > most) chunks = most;
   }
-  if (chunks < 1) chunks = 1;
-  int64_t ck = (s.k + chunks - 1) / chunks;
-  ck = (ck + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum;
-  if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
-  return ck;
+  // No depth limit (S is staged segment by segment): the quantum multiple at or above k bounds it.
+  return skinny_chunk_depth(s.k, chunks, (s.k + kSkinnyChunkQuantum - 1) / kSkinnyChunkQuantum * kSkinnyChunkQuantum);
 }
 
 // The column-stream route (column_stream.cu): with one or two rows of S and a k-contiguous G, one warp (or a
