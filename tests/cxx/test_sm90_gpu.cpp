@@ -234,6 +234,50 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
   });
 }
 
+// A tile crossing an odd m (n) edge moves back to end at the edge by an odd count when its copies allow it
+// (8-byte copies, or the moved dimension not the operand's contiguous one): it runs the edge-free copies,
+// its C chunks start at odd rows, and the write floor then falls inside a chunk, whose first row belongs to
+// the neighbouring tile. beta != 0 catches a row written by both tiles (beta applied twice) or by neither
+// (NaN or old C); beta = 0 over NaN-poisoned C catches an unwritten one. Leading dimensions:
+//   - the rows (odd m or n: 8-byte copies, every edge tile moves);
+//   - padded to even (16-byte copies: a k-contiguous operand's tiles move, an mn-contiguous one's stay on
+//     the edge-handling path; C with an even ldc keeps 16-byte stores except in the moved tiles).
+// k = 4130 passes 256 k-tiles (direct epilogue); the split cases run a 2-slice cluster (64x64, slices of 10
+// k-tiles) and a 4-slice workspace reduction, whose partial products have the call's odd m as their
+// leading dimension.
+TEST(Sm90Mma, EdgeTilesMovedByAnOddCount) {
+  TCGEMM_REQUIRE_SM90();
+  const Size sizes[] = {{301, 203, 150}, {129, 257, 96}, {201, 135, 4130}};
+  std::vector<tcgemm_config> configs = configs_default_stages();
+  tcgemm_config cluster = sm90_config(1, kSm90Shapes[1].default_stages);  // 64x64
+  cluster.k_splits = 2;
+  configs.push_back(cluster);
+  tcgemm_config workspace = sm90_config(0, kSm90Shapes[0].default_stages);  // 128x64
+  workspace.k_splits = 4;
+  configs.push_back(workspace);
+  uint64_t seed = 9950;
+  for (const tcgemm_config& cfg : configs)
+    for (const Size& z : sizes) {
+      if (cfg.k_splits > 1 && z.k != 150 && z.k != 96) continue;  // the split cases at the shallow sizes
+      for (const bool even_ld : {false, true})
+        for (const char* t : kTrans) {
+          GemmSpec s = spec(z.m, z.n, cfg.k_splits > 1 ? 300 : z.k, ++seed);
+          s.transa = t[0];
+          s.transb = t[1];
+          s.alpha = (seed % 2) ? 1.0 : -0.75;
+          s.beta = (seed % 4 < 2) ? 0.0 : 0.5;
+          if (even_ld) {
+            const int64_t a_rows = s.transa == 'N' ? s.m : s.k, b_rows = s.transb == 'N' ? s.k : s.n;
+            s.lda_pad = a_rows % 2;
+            s.ldb_pad = b_rows % 2;
+            s.ldc_pad = s.m % 2;
+          }
+          EXPECT_TRUE(run_and_check(s, dgemm_config_call(cfg)))
+              << describe(cfg) << " k_splits " << cfg.k_splits << " " << tcgemm::test::describe(s);
+        }
+    }
+}
+
 // Interior blocks whose k-tiles are all whole run every k-tile, prologue included, through the edge-free
 // copies; with fewer k-tiles than the prologue fills (k = 16, 32 at 4 or 5 stages) the prologue takes the
 // edge-handling copies and the main loop only commits empty groups. Tiles moved back to an even edge

@@ -79,12 +79,14 @@ struct Traits {
 };
 
 
-// One column chunk of a staged epilogue: C[0] (and C[1] when `second`) <- alpha a + beta C, C read only when
-// read_c (beta != 0: BLAS never reads C for beta = 0). One 16-byte access when C allows it (vec16) and both
-// rows are in the matrix, else per element. Shared by the staged and the cluster split-K epilogues.
+// One column chunk of a staged epilogue: C[0] when `first` and C[1] when `second` <- alpha a + beta C, C read
+// only when read_c (beta != 0: BLAS never reads C for beta = 0). One 16-byte access when C allows it (vec16)
+// and both rows are written, else per element. A chunk loses its first row below a write floor (a tile moved
+// by an odd count: its chunks then start at odd rows), its second past the matrix's edge. Shared by the
+// staged and the cluster split-K epilogues.
 __device__ __forceinline__ void store_c_pair(double* c, double2 a, double alpha, double beta, bool read_c, bool vec16,
-                                             bool second) {
-  if (vec16 && second) {
+                                             bool first, bool second) {
+  if (vec16 && first && second) {
     double2 v = make_double2(alpha * a.x, alpha * a.y);
     if (read_c) {
       const double2 old = *reinterpret_cast<const double2*>(c);
@@ -93,9 +95,11 @@ __device__ __forceinline__ void store_c_pair(double* c, double2 a, double alpha,
     }
     *reinterpret_cast<double2*>(c) = v;
   } else {
-    double v = alpha * a.x;
-    if (read_c) v = fma(beta, c[0], v);
-    c[0] = v;
+    if (first) {
+      double v = alpha * a.x;
+      if (read_c) v = fma(beta, c[0], v);
+      c[0] = v;
+    }
     if (second) {
       double w = alpha * a.y;
       if (read_c) w = fma(beta, c[1], w);
@@ -146,8 +150,8 @@ __device__ __forceinline__ void store_staged_checked(const char* wtile, Slot&& s
     const int col = idx / kChunksPerCol, chunk = idx % kChunksPerCol;
     const double2 a = *reinterpret_cast<const double2*>(wtile + (col * kChunksPerCol + slot(col, chunk)) * kChunkBytes);
     const int64_t gcol = col0 + col, grow = row0 + 2 * chunk;
-    if (gcol >= col_end || gcol < col_floor || grow >= row_end || grow < row_floor) continue;
-    store_c_pair(C + gcol * ldc + grow, a, alpha, beta, read_c, vec_c, grow + 1 < row_end);
+    if (gcol >= col_end || gcol < col_floor || grow >= row_end || grow + 1 < row_floor) continue;
+    store_c_pair(C + gcol * ldc + grow, a, alpha, beta, read_c, vec_c, grow >= row_floor, grow + 1 < row_end);
   }
 }
 
@@ -201,14 +205,20 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     tile_col = in_group / group_rows;
   }
   // A tile that crosses the m (n) edge is moved back to end exactly at the edge when the matrix is at least
-  // a tile tall (wide) and the move is even (16-byte copies stay aligned, so m (n) must be even): it then
-  // loads whole rows and columns and runs the edge-free copies like an interior tile. Its rows (columns)
-  // below the original origin belong to the neighbouring tile; the epilogue does not write them ("write
-  // floor"). Odd m (n) keep the edge-handling path.
+  // a tile tall (wide): it then loads whole rows and columns and runs the edge-free copies like an interior
+  // tile. Its rows (columns) below the original origin belong to the neighbouring tile; the epilogue does not
+  // write them ("write floor"). An odd m (n) moves the tile by an odd count. That keeps the copies valid
+  // where they move 8-byte units, and where the moved dimension is not the operand's contiguous one (a
+  // k-contiguous row starts at mn * ld, ld even on the 16-byte path); a 16-byte mn-contiguous operand would
+  // lose its alignment, so there an odd m (n) keeps the edge-handling path. The edge blocks were the
+  // critical path of odd sizes: at 1001^3 the grid is one round and its 31 edge blocks ran the general copies
+  // (59 us against 46 us for 1000^3 with the same odd leading dimensions, graph-timed on the H200).
+  constexpr bool kOddMoveM = !T::kVec16 || !ATile::kMnContiguousLayout;
+  constexpr bool kOddMoveN = !T::kVec16 || !BTile::kMnContiguousLayout;
   const int64_t m_floor = tile_row * T::kTileM;
   const int64_t n_floor = tile_col * T::kTileN;
-  const bool move_m = m_floor + T::kTileM > p.m && p.m >= T::kTileM && (p.m & 1) == 0;
-  const bool move_n = n_floor + T::kTileN > p.n && p.n >= T::kTileN && (p.n & 1) == 0;
+  const bool move_m = m_floor + T::kTileM > p.m && p.m >= T::kTileM && (kOddMoveM || (p.m & 1) == 0);
+  const bool move_n = n_floor + T::kTileN > p.n && p.n >= T::kTileN && (kOddMoveN || (p.n & 1) == 0);
   const int64_t m0 = move_m ? p.m - T::kTileM : m_floor;
   const int64_t n0 = move_n ? p.n - T::kTileN : n_floor;
   // The tile origin and write floor are parked in shared memory and read back after the first main loop:
@@ -467,6 +477,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   const int64_t col0 = tile_n0 + ((tid_reread >> 5) / T::kWarpsM) * T::kWarpN + 2 * kNTiles * t;
   const bool read_c = p.beta != 0.0;
   const int64_t floor_m = tile_origin[2], floor_n = tile_origin[3];  // write floors (see the tile origin)
+  // 16-byte C accesses hold two consecutive elements of C's contiguous dimension (m; D's n for 'T','T', whose
+  // D is C^T). They need that dimension's origin even: a tile moved by an odd count stores element by element.
+  const bool c_vec16 = p.c_vec16 != 0 && ((T::kTransposeC ? tile_n0 : tile_m0) & 1) == 0;
   // A split-K slice writes its partial product into its own slice of the workspace (p.C is then the
   // workspace, alpha 1 and beta 0); the reduction kernel sums the slices in a fixed order.
   double* const C = p.C + slice_index_reread() * p.c_slice_step;
@@ -514,7 +527,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     arch::cluster_sync();  // every slice's tile is in its shared memory before any slice reads it
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
-    const bool vec_c = p.c_vec16 != 0;
+    const bool vec_c = c_vec16;
     const int slices = static_cast<int>(gridDim.y);
     constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
     for (int step = static_cast<int>(slice_index_reread()); step < kSteps; step += slices) {
@@ -528,8 +541,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         a.y += w.y;
       }
       const int64_t gcol = wcol0 + col, grow = wrow0 + 2 * chunk;
-      if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow < floor_m) continue;
-      store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow + 1 < p.m);
+      if (gcol >= p.n || gcol < floor_n || grow >= p.m || grow + 1 < floor_m) continue;
+      store_c_pair(C + gcol * p.ldc + grow, a, p.alpha, p.beta, read_c, vec_c, grow >= floor_m, grow + 1 < p.m);
     }
     // No slice may exit (and release its shared memory) while the others still read its tile.
     arch::cluster_sync();
@@ -560,7 +573,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     // Store side: lane L takes chunk L % kChunksPerCol of column L / kChunksPerCol (+ the step's columns).
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
-    const bool vec_c = p.c_vec16 != 0;
+    const bool vec_c = c_vec16;
     constexpr int kSteps = T::kWarpN * kChunksPerCol / kWarpSizeThreads;
     bool stored = false;
     if constexpr (kChunksPerCol <= kWarpSizeThreads) {
@@ -626,7 +639,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     // D columns C rows: the bounds and write floors are D's.
     const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
     const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
-    const bool vec_c = p.c_vec16 != 0;
+    const bool vec_c = c_vec16;
     constexpr int kSteps = T::kWarpM * kTChunksPerCol / kWarpSizeThreads;
     if (vec_c && wrow0 >= floor_m && wcol0 >= floor_n && wrow0 + T::kWarpM <= p.m && wcol0 + T::kWarpN <= p.n) {
       // Unchecked store side (store_staged_interior). Column col = 2 step + lane / 16: its parity bit
@@ -651,7 +664,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
     }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.
-    const bool vec_c = p.c_vec16 != 0 && row0 + kRowsPerLane <= p.m;
+    const bool vec_c = c_vec16 && row0 + kRowsPerLane <= p.m;
 #pragma unroll
     for (int e = 0; e < 2; ++e)
 #pragma unroll
@@ -662,7 +675,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         if (vec_c) {
 #pragma unroll
           for (int i = 0; i < kMTiles; ++i) {
-            if (row0 + 2 * i < floor_m) continue;  // row0 and floor_m even: the pair is on one side
+            if (row0 + 2 * i < floor_m) continue;  // row0 (vec_c) and floor_m even: the pair is on one side
             double2 v;
             v.x = p.alpha * acc[i][j][e];
             v.y = p.alpha * acc[i][j][2 + e];
@@ -688,7 +701,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   } else {
     // D row r is C column r: the lane's 2 kNTiles D columns are contiguous C rows; pairs (j, j + 1) of one
     // accumulator column e are 16-byte stores.
-    const bool vec_c = p.c_vec16 != 0 && col0 + 2 * kNTiles <= p.n;
+    const bool vec_c = c_vec16 && col0 + 2 * kNTiles <= p.n;
 #pragma unroll
     for (int i = 0; i < kMTiles; ++i)
 #pragma unroll
@@ -701,7 +714,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
           for (int e = 0; e < 2; ++e)
 #pragma unroll
             for (int j = 0; j < kNTiles; j += 2) {
-              if (col0 + kNTiles * e + j < floor_n) continue;  // even column pairs: one side of the floor
+              if (col0 + kNTiles * e + j < floor_n) continue;  // even pairs (vec_c): one side of the floor
               double2 v;
               v.x = p.alpha * acc[i][j][2 * h + e];
               v.y = p.alpha * acc[i][j + 1][2 * h + e];

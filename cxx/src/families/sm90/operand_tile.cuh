@@ -23,6 +23,7 @@ namespace tcgemm::detail::sm90 {
 template <int kTileMn, int kTileK, int kThreads, int kMnPerLane, bool kMnContiguous, bool kVec16,
           bool kMmaLeft = false>
 struct OperandTile {
+  static constexpr bool kMnContiguousLayout = kMnContiguous;
   static constexpr bool kSplitPairLoads = kMmaLeft && !kMnContiguous;
   static constexpr int kStageDoubles = kTileMn * kTileK;
   static constexpr int kStageBytes = kStageDoubles * 8;
