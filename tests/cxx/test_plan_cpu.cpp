@@ -333,12 +333,29 @@ TEST(PlanModel, ClustersOnlyWhereTheyAllFitAtOnce) {
 // H100: 256^3 7.3 us against 9.0 on 64x64, 512^3 11.4 against 12.2 in two cluster slices, 768^3 26.7
 // against 28.2).
 TEST(PlanModel, SmallProductsTakeTheNarrowTile) {
-  for (int64_t n : {256, 384, 512, 640, 768}) {
+  for (int64_t n : {384, 512, 640, 768}) {
     const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
     EXPECT_EQ(p.config.tile_m, 32) << p.summary;
     EXPECT_EQ(p.config.tile_n, 64) << p.summary;
     EXPECT_EQ(p.config.tile_k, 32) << p.summary;
     EXPECT_EQ(p.k_slices, 1) << p.summary;
+  }
+}
+
+// Grids of at most one 32x32 block per SM take the 32x32 tile (half a warp's chain of MMAs); a grid of more
+// 32x32 blocks than SMs never does (384^3: 144 blocks, slower than 32x64 there).
+TEST(PlanModel, ProductsOfAtMostOneSmallBlockPerSmTakeTheSmallestTile) {
+  const auto is_32x32 = [](const tcgemm_plan& p) { return p.config.tile_m == 32 && p.config.tile_n == 32; };
+  for (int64_t n : {128, 192, 256, 320}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', n, n, n);
+    EXPECT_TRUE(is_32x32(p)) << p.summary;
+    EXPECT_EQ(p.config.tile_k, 32) << p.summary;
+    EXPECT_LE(p.blocks, p.sm_count) << p.summary;
+  }
+  for (const auto& s : {std::array<int64_t, 3>{384, 384, 384}, {512, 512, 512}, {1000, 1000, 1000},
+                        {4096, 4096, 4096}, {8192, 8192, 64}}) {
+    const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', s[0], s[1], s[2]);
+    EXPECT_FALSE(is_32x32(p)) << p.summary;
   }
 }
 

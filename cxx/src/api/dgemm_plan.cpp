@@ -16,10 +16,14 @@ namespace {
 // Sustained FP64 tensor rate of one SM running one sm90_mma block tile with >= 8 warps resident, in
 // flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32, 64x128x32; the last measured
 // at 8192^3, 20.07 ms).
-constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6, 0.415e6};
+constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6, 0.415e6, 0.280e6};
 // The 64x128x32 entry, which the plan takes only for one full round of blocks (sm90_candidate_considered).
 constexpr int kSm90OneRoundShape = find_sm90_shape(64, 128, 32);
 static_assert(kSm90OneRoundShape >= 0, "kSm90Shapes has the 64x128x32 entry");
+// The 32x32x32 entry, which the plan takes only for grids of at most one of its blocks per SM
+// (sm90_candidate_considered).
+constexpr int kSm90SmallGridShape = find_sm90_shape(32, 32, 32);
+static_assert(kSm90SmallGridShape >= 0, "kSm90Shapes has the 32x32x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
@@ -33,14 +37,14 @@ constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an S
 // its 2.1-round 2049^3 ranked first and ran 6% slower than 64x64. The 32x64 tile keeps 0.6 (its small-grid
 // calibration is unchanged either way); the 8-warp tiles have no lone round.
 constexpr double kSm90TailEfficiency[] = {0.9, 1.0, kLoneBlockEfficiency, kLoneBlockEfficiency,
-                                          kLoneBlockEfficiency};
+                                          kLoneBlockEfficiency, kLoneBlockEfficiency};
 static_assert(sizeof(kSm90TailEfficiency) / sizeof(kSm90TailEfficiency[0]) == kSm90ShapeCount,
               "one tail efficiency per kSm90Shapes entry");
 // 'T','N' (8-byte left-operand fragment loads, sm90::Family) runs at the 'N','N' rate on every tile but 64x128,
 // whose 32x32 warp tiles keep the 2-way-conflicted 8-byte loads on a side as wide as the other (the tall tiles
 // swap theirs): 0.90 of its 'N','N' time at 768^3 and 1000^3 (single calls, H100, 2026-11-27,
 // bench/results/2026-11-27-h100-tn-native/tn-grid.log), per kSm90Shapes entry.
-constexpr double kSm90TnEfficiency[] = {1.0, 1.0, 1.0, 1.0, 0.90};
+constexpr double kSm90TnEfficiency[] = {1.0, 1.0, 1.0, 1.0, 0.90, 1.0};
 static_assert(sizeof(kSm90TnEfficiency) / sizeof(kSm90TnEfficiency[0]) == kSm90ShapeCount,
               "one measured 'T','N' factor per kSm90Shapes entry");
 // The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice
@@ -48,7 +52,7 @@ static_assert(sizeof(kSm90TnEfficiency) / sizeof(kSm90TnEfficiency[0]) == kSm90S
 // 16-byte rate (loops of calls on the H100, 1000^3 against 1001^3, 1536^3 against 1537^3, 4096^3 against
 // 4097^3). 32x64 loses most: per k-tile its 8-byte copies outnumber its MMAs 3 to 2.
 // (64x128: a copy of the others' factor, unused: the plan takes that tile with 16-byte copies only.)
-constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62, 0.87};
+constexpr double kSm90Vec8Efficiency[] = {0.87, 0.87, 0.87, 0.62, 0.87, 0.62};
 static_assert(sizeof(kSm90Vec8Efficiency) / sizeof(kSm90Vec8Efficiency[0]) == kSm90ShapeCount,
               "one measured 8-byte-path factor per kSm90Shapes entry");
 constexpr double kHbmBytesPerUs = 3.0e6;       // streaming HBM3 read rate (bytes per microsecond)
@@ -57,10 +61,10 @@ constexpr double kSkinnyBandwidthFraction = 0.92;  // of kHbmBytesPerUs, the ski
 // fraction; both depend on the tile (more, smaller blocks per SM overlap their epilogues better). 64x64 read
 // 268 MB in 107 us at 128x128x131072 (65 slices, 2026-11-27), where 39 slices of 32x64 took 128 us.
 // (64x128: 128x128's read and write fractions, not measured for this tile.)
-constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70, 0.70};
+constexpr double kSm90ReadFraction[] = {0.70, 0.84, 0.70, 0.70, 0.70, 0.70};
 static_assert(sizeof(kSm90ReadFraction) / sizeof(kSm90ReadFraction[0]) == kSm90ShapeCount,
               "one measured read fraction per kSm90Shapes entry");
-constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50};
+constexpr double kSm90WriteFraction[] = {0.50, 0.65, 0.50, 0.65, 0.50, 0.65};
 static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm90ShapeCount,
               "one measured write fraction per kSm90Shapes entry");
 // A wide grid of one row of tiles (m <= tile_m, at least sm_count / 2 column tiles: a C of at most 32 rows over a
@@ -71,7 +75,7 @@ static_assert(sizeof(kSm90WriteFraction) / sizeof(kSm90WriteFraction[0]) == kSm9
 // there), so only 32x64 changes. Narrow grids (deep k with a small C, many slices) keep 0.70: not measured in this
 // regime, and 32x64 was slower than 64x64 at 128x128x131072.
 constexpr double kSm90SingleRowReadFraction[] = {kSm90ReadFraction[0], kSm90ReadFraction[1], kSm90ReadFraction[2],
-                                                 0.92, kSm90ReadFraction[4]};
+                                                 0.92, kSm90ReadFraction[4], kSm90ReadFraction[5]};
 static_assert(sizeof(kSm90SingleRowReadFraction) / sizeof(kSm90SingleRowReadFraction[0]) == kSm90ShapeCount,
               "one single-row read fraction per kSm90Shapes entry");
 // Warps per SM needed for the full streaming rate (loads in flight: two 4-warp blocks, or one of 8 warps);
@@ -304,6 +308,16 @@ bool sm90_candidate_considered(const tcgemm_plan& c) {
   // blocks: 0.73 against 0.99; 3072^3, 8.7 rounds: 0.95 against 0.97), which the model does not see.
   if (find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k) == kSm90OneRoundShape &&
       (c.waves < 0.9 || c.waves > 1.0))
+    return false;
+  // The 32x32 tile halves a warp's chain of MMAs against 32x64; it wins while its grid is at most one block per SM
+  // (graph-timed on the H200: 256^3 4.2 us against 5.2, 320^3 4.8 against 6.1, 200x300x400 6.0 against 8.1) and
+  // loses from there on, where its copies per flop cost more than the shorter chain saves (384^3, 144 blocks:
+  // 7.0 against 6.8; 512^3 8.6 against 8.5; 640^3 18.2 against 15.1).
+  // Its clusters of more than 2 slices lost to 32x64 through workspace (64x128x4000, 100x128x4000, 128x128x4000:
+  // 8 clustered 32x32 slices 7.4-9.8 us against 6.2-8.3 for 25 slices of 32x64), while its workspace splits won
+  // (64x64x4000: 25 slices 5.2 us against 13.0 for 50 of 128x128; 40x64x4000 5.4 against 7.8).
+  if (find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k) == kSm90SmallGridShape &&
+      (c.blocks > int64_t(c.sm_count) || (c.cluster_split && c.k_slices > 2)))
     return false;
   // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3 on
   // 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster is

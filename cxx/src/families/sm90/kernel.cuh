@@ -496,6 +496,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
   // Deep products skip it: their epilogue is a small part of the block's time, and the extra barrier and
   // shared-memory round trip cost ~0.5% at 8192^3 (measured; +2.5% at 2048^3, +11-18% at small k).
   constexpr int kStagedEpilogueMaxKTiles = 256;
+  // The 'T','T' staging's swizzle is laid out for 16 chunks per C column (32-wide warp tiles); narrower ones
+  // ('T','T' on 32x32 blocks, 16 x 16 warp tiles) store directly.
+  constexpr bool kStagedTransposeC = T::kTransposeC && T::kWarpN == 32 && kNTiles == 4;
   if constexpr (T::kClusterSplit) {
     // Cluster split-K (a separate instance, so that the other instances keep their epilogue unchanged: a
     // shared one with run-time cluster branches measured 1-3% slower at 4096^3 and at small k). Its write
@@ -598,69 +601,70 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       store_staged_checked<kSteps, kChunksPerCol>(
           wtile, [&](int col, int chunk) { return chunk ^ swizzle(col / (2 * kNTiles)); }, lane, C, p.ldc, wcol0,
           wrow0, p.n, floor_n, p.m, floor_m, p.alpha, p.beta, read_c, vec_c);
-  } else if (T::kTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
+  } else if (kStagedTransposeC && ktiles <= kStagedEpilogueMaxKTiles &&
              int64_t(stages) * T::kStageBytes >= int64_t(T::kThreads / kWarpSizeThreads) * kWarpTileBytes) {
-    // 'T','T' (the kernel's D is C^T): the same staging, with the warp tile parked as a column-major block
-    // of C (a C column is a D row), so that the stores again write whole C columns with consecutive lanes on
-    // consecutive 16-byte chunks. The direct 'T','T' stores below leave half of every 32-byte sector to the
-    // next instruction, as the 'N','N' ones do.
-    // Write side: for each (i, h, e), lane (g, t) holds C column RT g + 2i + h (D row) and the NT
-    // consecutive C rows 2 NT t + NT e + j (D columns); the pairs (j, j + 1) are chunks NT t + (NT / 2) e +
-    // j / 2 of that column. A quarter-warp (g in {2q, 2q + 1}, t in 0..3) writes one chunk position
-    // (fixed bits 0-1) of two columns at four t: chunk bits 2 and 3 follow t, and XOR-ing bit 3 and the
-    // column's g parity into bits 0-1 gives its 8 stores 8 distinct 16-byte slots of a bank line. The store
-    // side reads 8 consecutive chunks of one column per quarter-warp, a permutation of the slots.
-    // (Instantiated for every instance: the condition above is a run-time one.)
-    static_assert(!T::kTransposeC || (T::kWarpN == 32 && kNTiles == 4),
-                  "the 'T','T' staging swizzle assumes 16 chunks per C column");
-    constexpr int kTChunksPerCol = T::kWarpN / kChunkDoubles;
-    constexpr int kColParityBit = log2_exact(kRowsPerLane);
-    auto swizzle_t = [](int col, int chunk) {
-      return chunk ^ (((chunk >> 3) & 1) | (((col >> kColParityBit) & 1) << 1));
-    };
-    __syncthreads();  // every warp has finished reading the pipeline's stages
-    const int warp = tid_reread >> 5, lane = tid_reread & 31;
-    char* const wtile = reinterpret_cast<char*>(sm90_smem) + warp * kWarpTileBytes;
-#pragma unroll
-    for (int i = 0; i < kMTiles; ++i)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-#pragma unroll
-          for (int jp = 0; jp < kNTiles / 2; ++jp) {
-            const int col = kRowsPerLane * g + 2 * i + h;
-            const int chunk = kNTiles * t + (kNTiles / 2) * e + jp;
-            *reinterpret_cast<double2*>(wtile + (col * kTChunksPerCol + swizzle_t(col, chunk)) * kChunkBytes) =
-                make_double2(acc[i][2 * jp][2 * h + e], acc[i][2 * jp + 1][2 * h + e]);
-          }
-    __syncwarp();
-    // Store side: lane L takes chunk L % 16 of C column L / 16 (+ the step's columns). D rows are C columns,
-    // D columns C rows: the bounds and write floors are D's.
-    const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
-    const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
-    const bool vec_c = c_vec16;
-    constexpr int kSteps = T::kWarpM * kTChunksPerCol / kWarpSizeThreads;
-    if (vec_c && wrow0 >= floor_m && wcol0 >= floor_n && wrow0 + T::kWarpM <= p.m && wcol0 + T::kWarpN <= p.n) {
-      // Unchecked store side (store_staged_interior). Column col = 2 step + lane / 16: its parity bit
-      // (bit kColParityBit >= 1) is the step's, and the chunk bit 3 the lane's.
-      constexpr int kColsPerStep = kWarpSizeThreads / kTChunksPerCol;
-      static_assert(!T::kTransposeC || (kColsPerStep == 2 && kColParityBit >= 1),
-                    "the swizzle's column bit must come from the step");
-      const int lcol = lane / kTChunksPerCol, chunk = lane % kTChunksPerCol;
-      const int lane_chunk = chunk ^ ((chunk >> 3) & 1);
-      const char* const lane_tile = wtile + lcol * kTChunksPerCol * kChunkBytes;
-      store_staged_interior<kSteps>(
-          C + (wrow0 + lcol) * p.ldc + wcol0 + 2 * chunk, kColsPerStep * p.ldc,
-          [&](auto step) {
-            constexpr int kCol = decltype(step)::value * kColsPerStep;
-            constexpr int kColSwizzle = ((kCol >> kColParityBit) & 1) << 1;
-            return lane_tile + (kCol * kTChunksPerCol + (lane_chunk ^ kColSwizzle)) * kChunkBytes;
-          },
-          p.alpha, p.beta, read_c);
-    } else {
-      store_staged_checked<kSteps, kTChunksPerCol>(wtile, swizzle_t, lane, C, p.ldc, wrow0, wcol0, p.m, floor_m, p.n,
-                                                   floor_n, p.alpha, p.beta, read_c, vec_c);
+    if constexpr (kStagedTransposeC) {  // (the condition above is false for the other instances)
+      // 'T','T' (the kernel's D is C^T): the same staging, with the warp tile parked as a column-major block
+      // of C (a C column is a D row), so that the stores again write whole C columns with consecutive lanes on
+      // consecutive 16-byte chunks. The direct 'T','T' stores below leave half of every 32-byte sector to the
+      // next instruction, as the 'N','N' ones do.
+      // Write side: for each (i, h, e), lane (g, t) holds C column RT g + 2i + h (D row) and the NT
+      // consecutive C rows 2 NT t + NT e + j (D columns); the pairs (j, j + 1) are chunks NT t + (NT / 2) e +
+      // j / 2 of that column. A quarter-warp (g in {2q, 2q + 1}, t in 0..3) writes one chunk position
+      // (fixed bits 0-1) of two columns at four t: chunk bits 2 and 3 follow t, and XOR-ing bit 3 and the
+      // column's g parity into bits 0-1 gives its 8 stores 8 distinct 16-byte slots of a bank line. The store
+      // side reads 8 consecutive chunks of one column per quarter-warp, a permutation of the slots.
+      // (Compiled for the instances with 32-wide warp tiles only: kStagedTransposeC.)
+
+      constexpr int kTChunksPerCol = T::kWarpN / kChunkDoubles;
+      constexpr int kColParityBit = log2_exact(kRowsPerLane);
+      auto swizzle_t = [](int col, int chunk) {
+        return chunk ^ (((chunk >> 3) & 1) | (((col >> kColParityBit) & 1) << 1));
+      };
+      __syncthreads();  // every warp has finished reading the pipeline's stages
+      const int warp = tid_reread >> 5, lane = tid_reread & 31;
+      char* const wtile = reinterpret_cast<char*>(sm90_smem) + warp * kWarpTileBytes;
+  #pragma unroll
+      for (int i = 0; i < kMTiles; ++i)
+  #pragma unroll
+        for (int h = 0; h < 2; ++h)
+  #pragma unroll
+          for (int e = 0; e < 2; ++e)
+  #pragma unroll
+            for (int jp = 0; jp < kNTiles / 2; ++jp) {
+              const int col = kRowsPerLane * g + 2 * i + h;
+              const int chunk = kNTiles * t + (kNTiles / 2) * e + jp;
+              *reinterpret_cast<double2*>(wtile + (col * kTChunksPerCol + swizzle_t(col, chunk)) * kChunkBytes) =
+                  make_double2(acc[i][2 * jp][2 * h + e], acc[i][2 * jp + 1][2 * h + e]);
+            }
+      __syncwarp();
+      // Store side: lane L takes chunk L % 16 of C column L / 16 (+ the step's columns). D rows are C columns,
+      // D columns C rows: the bounds and write floors are D's.
+      const int64_t wrow0 = tile_m0 + (warp % T::kWarpsM) * T::kWarpM;
+      const int64_t wcol0 = tile_n0 + (warp / T::kWarpsM) * T::kWarpN;
+      const bool vec_c = c_vec16;
+      constexpr int kSteps = T::kWarpM * kTChunksPerCol / kWarpSizeThreads;
+      if (vec_c && wrow0 >= floor_m && wcol0 >= floor_n && wrow0 + T::kWarpM <= p.m && wcol0 + T::kWarpN <= p.n) {
+        // Unchecked store side (store_staged_interior). Column col = 2 step + lane / 16: its parity bit
+        // (bit kColParityBit >= 1) is the step's, and the chunk bit 3 the lane's.
+        constexpr int kColsPerStep = kWarpSizeThreads / kTChunksPerCol;
+        static_assert(!T::kTransposeC || (kColsPerStep == 2 && kColParityBit >= 1),
+                      "the swizzle's column bit must come from the step");
+        const int lcol = lane / kTChunksPerCol, chunk = lane % kTChunksPerCol;
+        const int lane_chunk = chunk ^ ((chunk >> 3) & 1);
+        const char* const lane_tile = wtile + lcol * kTChunksPerCol * kChunkBytes;
+        store_staged_interior<kSteps>(
+            C + (wrow0 + lcol) * p.ldc + wcol0 + 2 * chunk, kColsPerStep * p.ldc,
+            [&](auto step) {
+              constexpr int kCol = decltype(step)::value * kColsPerStep;
+              constexpr int kColSwizzle = ((kCol >> kColParityBit) & 1) << 1;
+              return lane_tile + (kCol * kTChunksPerCol + (lane_chunk ^ kColSwizzle)) * kChunkBytes;
+            },
+            p.alpha, p.beta, read_c);
+      } else {
+        store_staged_checked<kSteps, kTChunksPerCol>(wtile, swizzle_t, lane, C, p.ldc, wrow0, wcol0, p.m, floor_m, p.n,
+                                                     floor_n, p.alpha, p.beta, read_c, vec_c);
+      }
     }
   } else if constexpr (!T::kTransposeC) {
     // C column col: the lane's kRowsPerLane rows are contiguous; pairs (2i, 2i + 1) are 16-byte stores.

@@ -31,12 +31,16 @@ struct Sm90Shape {
 //   64x128x32, 2x4 warps of 32x32, 1 block/SM of 8 warps: grids of one full round (about 128 blocks), where it
 //   beat the other tiles (1024^3, 1000x1000x20000, 512x512x16384 in 4 slices; cuBLAS runs this tile at
 //   512x512x16384). The plan takes it only there (api/dgemm_plan.cpp, sm90_candidate_considered).
+//   32x32x32, 2x2 warps of 16x16: products too small to give every SM a 32x64 block (256^3: 32 blocks), where
+//   a block's time is its warps' chain of MMAs (64 m16n8k16 per warp at 256^3 on 32x64, about 2 us) plus a
+//   fixed ~3 us; a 16x16 warp tile halves the chain. (cuBLAS runs this tile, 5 stages, at 256^3 on the H200.)
 constexpr Sm90Shape kSm90Shapes[] = {
     {128, 64, 16, 2, 2, 2, 4, 3},
     {64, 64, 16, 2, 2, 2, 5, 4},
     {128, 128, 16, 2, 4, 2, 4, 3},
     {32, 64, 32, 2, 2, 2, 4, 3},
     {64, 128, 32, 2, 4, 2, 4, 3},
+    {32, 32, 32, 2, 2, 2, 5, 3},
 };
 constexpr int kSm90ShapeCount = sizeof(kSm90Shapes) / sizeof(kSm90Shapes[0]);
 constexpr int kSm90DefaultShape = 0;
@@ -140,13 +144,14 @@ struct Sm90ClusterRoom {
 // The answers of the H100 SXM the calibration files were measured on (132 SMs; 2026-11-28), for the host-only
 // uses of the plan model, which have no device to ask: the CPU tests and tcgemm-plan-check. Another board may
 // answer differently; the library always asks its own device (sm90_cluster_room).
-static_assert(kSm90ShapeCount == 5, "kH100ClusterRoom has one row per kSm90Shapes entry, in its order");
+static_assert(kSm90ShapeCount == 6, "kH100ClusterRoom has one row per kSm90Shapes entry, in its order");
 inline constexpr Sm90ClusterRoom kH100ClusterRoom = {{
     {0, 0, 132, 79, 62, 47, 39, 32, 30},   // 128x64, 2 blocks per SM
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 64x64, 3 blocks per SM
     {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 128x128, 1 block per SM: no cluster instance
     {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 32x64, 3 blocks per SM
     {0, 0, 0, 0, 0, 0, 0, 0, 0},           // 64x128, 1 block per SM: no cluster instance
+    {0, 0, 198, 124, 92, 69, 62, 47, 45},  // 32x32, 3 blocks per SM (as 32x64; not asked of the H100)
 }};
 // Each row of the table: zero exactly for the shapes without a cluster instance (one block per SM), and never
 // more clusters than block slots over the cluster size.
