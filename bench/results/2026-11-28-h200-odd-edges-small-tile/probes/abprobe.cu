@@ -3,23 +3,14 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <tcgemm/tcgemm.h>
+
+#include "graph_timing.hpp"
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <random>
 #include <vector>
-static double med(std::vector<double> v){std::sort(v.begin(),v.end()); return v[v.size()/2];}
-double graph_us(std::function<void()> f, cudaStream_t s){
-  cudaGraph_t g; cudaGraphExec_t ge; const int N=20;
-  if(cudaStreamBeginCapture(s,cudaStreamCaptureModeThreadLocal)!=cudaSuccess) return -1; for(int i=0;i<N;i++) f();
-  if(cudaStreamEndCapture(s,&g)!=cudaSuccess){cudaGetLastError(); return -2;}
-  if(cudaGraphInstantiate(&ge,g,0)!=cudaSuccess){cudaGetLastError(); return -3;}
-  for(int i=0;i<5;i++) cudaGraphLaunch(ge,s); cudaStreamSynchronize(s);
-  cudaEvent_t a,b; cudaEventCreate(&a); cudaEventCreate(&b); std::vector<double> v;
-  for(int r=0;r<15;r++){cudaEventRecord(a,s); cudaGraphLaunch(ge,s); cudaEventRecord(b,s); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms,a,b); v.push_back(ms*1000/N);}
-  cudaGraphExecDestroy(ge); cudaGraphDestroy(g); return med(v);
-}
 int main(int argc,char**argv){
   cudaStream_t s; cudaStreamCreate(&s); cublasHandle_t h; cublasCreate(&h); cublasSetStream(h,s);
   const size_t maxe = size_t(1)<<25; double *A,*B,*C; cudaMalloc(&A,maxe*8); cudaMalloc(&B,maxe*8); cudaMalloc(&C,maxe*8);

@@ -4,6 +4,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <tcgemm/tcgemm.h>
+
+#include "graph_timing.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,7 +14,6 @@
 #include <random>
 #include <vector>
 #define CK(x) do{auto e=(x); if(e!=cudaSuccess){printf("%s: %s\n",#x,cudaGetErrorString(e)); exit(1);}}while(0)
-static double med(std::vector<double> v){std::sort(v.begin(),v.end()); return v[v.size()/2];}
 struct R{double host_us, loop_us, single_us;};
 R measure(std::function<void()> f, cudaStream_t s){
   for(int i=0;i<50;i++) f(); CK(cudaStreamSynchronize(s));
@@ -23,17 +24,9 @@ R measure(std::function<void()> f, cudaStream_t s){
   for(int rep=0;rep<5;rep++){ cudaEventRecord(a,s); for(int i=0;i<N;i++) f(); cudaEventRecord(b,s); CK(cudaEventSynchronize(b)); float ms; cudaEventElapsedTime(&ms,a,b); ls.push_back(ms*1000/N);}
   std::vector<double> ss;
   for(int rep=0;rep<41;rep++){ CK(cudaStreamSynchronize(s)); cudaEventRecord(a,s); f(); cudaEventRecord(b,s); CK(cudaEventSynchronize(b)); float ms; cudaEventElapsedTime(&ms,a,b); ss.push_back(ms*1000);}
-  return {med(hs),med(ls),med(ss)};
+  return {median_of(hs),median_of(ls),median_of(ss)};
 }
 __global__ void empty_kernel(){}
-double graph_us(std::function<void()> f, cudaStream_t s){
-  cudaGraph_t g; cudaGraphExec_t ge; const int N=20;
-  if(cudaStreamBeginCapture(s,cudaStreamCaptureModeThreadLocal)!=cudaSuccess) return -1; for(int i=0;i<N;i++) f(); if(cudaStreamEndCapture(s,&g)!=cudaSuccess){cudaGetLastError(); return -2;}
-  if(cudaGraphInstantiate(&ge,g,0)!=cudaSuccess){cudaGetLastError(); return -3;} for(int i=0;i<5;i++) CK(cudaGraphLaunch(ge,s)); CK(cudaStreamSynchronize(s));
-  cudaEvent_t a,b; cudaEventCreate(&a); cudaEventCreate(&b); std::vector<double> v;
-  for(int r=0;r<15;r++){cudaEventRecord(a,s); CK(cudaGraphLaunch(ge,s)); cudaEventRecord(b,s); CK(cudaEventSynchronize(b)); float ms; cudaEventElapsedTime(&ms,a,b); v.push_back(ms*1000/N);}
-  cudaGraphExecDestroy(ge); cudaGraphDestroy(g); return med(v);
-}
 template<class F> double host_cost(F f){ for(int i=0;i<100;i++) f(); auto t0=std::chrono::steady_clock::now(); for(int i=0;i<2000;i++) f(); auto t1=std::chrono::steady_clock::now(); return std::chrono::duration<double,std::micro>(t1-t0).count()/2000; }
 int main(int argc,char**argv){
   cudaStream_t s; CK(cudaStreamCreate(&s)); cublasHandle_t h; cublasCreate(&h); cublasSetStream(h,s);
