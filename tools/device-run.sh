@@ -15,7 +15,7 @@
 #   suite-untuned  the same with bench/suites/dgemm-shapes-untuned.txt (shapes the model was not tuned on)
 #   suite-loop  the main suite's shapes of at most 2^36 flop timed as loops of 20 back-to-back calls: the throughput
 #               a code calling DGEMM in a loop sees, with launch latency hidden
-#   small-grid  sm90_mma's 32x64, 64x64 and 128x64 tiles with 1-5 k-slices at sizes of 1-2 rounds of blocks
+#   small-grid  sm90_mma's 32x32, 32x64, 64x64 and 128x64 tiles with 1-5 k-slices at sizes of 1-2 rounds of blocks
 #               (255..2048, even and odd), as loops of 10 calls, and tcgemm-plan-check's score of the plan
 #               model against them: the model's calibration data there
 #   host-bench  tcgemm-host-bench: tcgemm_dgemm_host against NVBLAS and cublasXt on host arrays (pageable,
@@ -179,7 +179,7 @@ for step in "$@"; do
       grep -vE '^\[NVBLAS\]' "$out/host-bench.txt" | tee -a "$summary" >/dev/null
       ;;
     small-grid)
-      # Calibration data for the plan model at 1-2 rounds of blocks: sm90_mma's 32x64, 64x64 and 128x64 tiles
+      # Calibration data for the plan model at 1-2 rounds of blocks: sm90_mma's 32x32, 32x64, 64x64 and 128x64 tiles
       # with 1-5 k-slices (cluster split-K where the rule allows), even and odd sizes, timed as loops of 10
       # calls (launch latency hidden); then tcgemm-plan-check scores the model against them (the geometric
       # mean of time(model's pick) / time(fastest measured), docs/tuning.md "The model").
@@ -187,6 +187,9 @@ for step in "$@"; do
       "$build/bench/tcgemm-bench" --family sm90_mma --tile 32 --tile-n 64 --tile-k 32 --stages 3 --k-splits 1,2,3,4 \
         --sizes "$sizes" --calls-per-run 10 --reps 10 --csv "$out/small-grid-32x64.csv" >"$out/small-grid-32x64.log" 2>&1
       note "-- small-grid 32x64: exit $?"
+      "$build/bench/tcgemm-bench" --family sm90_mma --tile 32 --tile-n 32 --tile-k 32 --stages 3 --k-splits 1,2,3,4 \
+        --sizes "$sizes" --calls-per-run 10 --reps 10 --csv "$out/small-grid-32x32.csv" >"$out/small-grid-32x32.log" 2>&1
+      note "-- small-grid 32x32: exit $?"
       "$build/bench/tcgemm-bench" --family sm90_mma --tile 64 --stages 4 --k-splits 1,2,3,4 --sizes "$sizes" \
         --calls-per-run 10 --reps 10 --csv "$out/small-grid-64.csv" >"$out/small-grid-64.log" 2>&1
       note "-- small-grid 64x64: exit $?"

@@ -25,8 +25,8 @@ using namespace tcgemm::test;
 
 const char* const kForms[] = {"NN", "NT", "TN", "TT"};
 
-tcgemm_config sm90_split(int tile_m, int tile_n, int k_splits) {
-  return sm90_mma_config(tile_m, tile_n, 16, /*stages: default*/ 0, k_splits);
+tcgemm_config sm90_split(int tile_m, int tile_n, int k_splits, int tile_k = 16) {
+  return sm90_mma_config(tile_m, tile_n, tile_k, /*stages: default*/ 0, k_splits);
 }
 
 tcgemm_config skinny(int k_splits) {
@@ -125,7 +125,8 @@ TEST(SplitK, EveryFormShapeAndSliceCount) {
   };
   const Case cases[] = {{64, 64, 4096, 8}, {130, 67, 1000, 3}, {17, 9, 333, 64}, {256, 200, 2048, 5},
                         {1, 300, 100, 2}, {129, 129, 40, 7}};
-  const int tiles[][2] = {{128, 64}, {64, 64}, {128, 128}};
+  // The 32-deep tiles too: the plan splits 32x64 and 32x32 through workspace and (32x32, 2 slices) in clusters.
+  const int tiles[][3] = {{128, 64, 16}, {64, 64, 16}, {128, 128, 16}, {32, 64, 32}, {32, 32, 32}};
   uint64_t seed = 20000;
   for (const auto& t : tiles)
     for (const Case& c : cases)
@@ -137,7 +138,7 @@ TEST(SplitK, EveryFormShapeAndSliceCount) {
         s.beta = (seed % 3) ? 0.0 : 0.75;
         if (seed % 4 == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
         if (seed % 4 == 2) s.a_offset = s.b_offset = s.c_offset = 1;
-        EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(t[0], t[1], c.splits))))
+        EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(t[0], t[1], c.splits, t[2]))))
             << t[0] << "x" << t[1] << " k_splits " << c.splits;
       }
 }
@@ -368,9 +369,10 @@ TEST(SplitK, ManyThreadsAndStreams) {
   EXPECT_EQ(failures.load(), 0);
 }
 
-// Tiles that cross the m or n edge are moved back inside the matrix (by an even amount) and must not write
-// the rows and columns of their neighbours: sizes just past tile multiples, beta != 0 (a second write of an
-// element would apply beta twice), every form and tile, odd leading dimensions and misaligned bases.
+// Tiles that cross the m or n edge are moved back inside the matrix (by an odd amount too, where the copies
+// allow it: Sm90Mma.EdgeTilesMovedByAnOddCount) and must not write the rows and columns of their neighbours:
+// sizes just past tile multiples, beta != 0 (a second write of an element would apply beta twice), every form
+// and tile, odd leading dimensions and misaligned bases.
 TEST(EdgeTiles, MovedInsideWriteOnlyTheirOwnPart) {
   TCGEMM_REQUIRE_SM90_PATH();
   struct Case {

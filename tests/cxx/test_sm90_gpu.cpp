@@ -242,9 +242,9 @@ TEST(Sm90Mma, InteriorAndEdgeBlocksDeepK) {
 //   - the rows (odd m or n: 8-byte copies, every edge tile moves);
 //   - padded to even (16-byte copies: a k-contiguous operand's tiles move, an mn-contiguous one's stay on
 //     the edge-handling path; C with an even ldc keeps 16-byte stores except in the moved tiles).
-// k = 4130 passes 256 k-tiles (direct epilogue); the split cases run a 2-slice cluster (64x64, slices of 10
-// k-tiles) and a 4-slice workspace reduction, whose partial products have the call's odd m as their
-// leading dimension.
+// The deepest size passes 256 k-tiles (the direct epilogue): k = 4130 for the 16-deep tiles, 8230 for the 32-deep
+// ones. The split cases run a 2-slice cluster (64x64, slices of 10 k-tiles) and a 4-slice workspace reduction,
+// whose partial products have the call's odd m as their leading dimension.
 TEST(Sm90Mma, EdgeTilesMovedByAnOddCount) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{301, 203, 150}, {129, 257, 96}, {201, 135, 4130}};
@@ -261,7 +261,8 @@ TEST(Sm90Mma, EdgeTilesMovedByAnOddCount) {
       if (cfg.k_splits > 1 && z.k != 150 && z.k != 96) continue;  // the split cases at the shallow sizes
       for (const bool even_ld : {false, true})
         for (const char* t : kTrans) {
-          GemmSpec s = spec(z.m, z.n, cfg.k_splits > 1 ? 300 : z.k, ++seed);
+          const int64_t k = cfg.k_splits > 1 ? 300 : (z.k == 4130 && cfg.tile_k == 32 ? 8230 : z.k);
+          GemmSpec s = spec(z.m, z.n, k, ++seed);
           s.transa = t[0];
           s.transb = t[1];
           s.alpha = (seed % 2) ? 1.0 : -0.75;
@@ -282,9 +283,9 @@ TEST(Sm90Mma, EdgeTilesMovedByAnOddCount) {
 // copies; with fewer k-tiles than the prologue fills (k = 16, 32 at 4 or 5 stages) the prologue takes the
 // edge-handling copies and the main loop only commits empty groups. Tiles moved back to an even edge
 // (300 x 200) take the same route with write floors. Up to 256 k-tiles every form stages its epilogue in
-// shared memory ('T','T' as a block of C, transposed), past that (k = 4112 for 16-deep k-tiles, 8224 for
-// 32-deep ones) it stores directly. k = 96 is three whole 32-deep k-tiles (prologues of 1 and 3 k-tiles at
-// 2 and 4 stages).
+// shared memory ('T','T' as a block of C, transposed; on 16-wide warp tiles, the 32x32 block, 'T','T' stores
+// directly), past that (k = 4112 for 16-deep k-tiles, 8224 for 32-deep ones) it stores directly. k = 96 is
+// three whole 32-deep k-tiles (prologues of 1 and 3 k-tiles at 2 and 4 stages).
 TEST(Sm90Mma, WholeKTilesAndEpilogueRoutes) {
   TCGEMM_REQUIRE_SM90();
   const Size sizes[] = {{256, 256, 16}, {256, 256, 32}, {256, 256, 48},  {256, 256, 96},

@@ -124,7 +124,7 @@ std::vector<Variant> variants() {
   // VARIANTS-BEGIN (edited between tuning runs)
   // make_variant<tile_m, tile_n, tile_k, warps_m, warps_n, min_blocks, pipe NN/TT, pipe NT, pipe TN, all forms>
   // pipelines: 0 none, 1 group (m16n8k8), 2 step (m16n8k4). These four are the library's kSm90Shapes
-  // families (but 64x128x32) with launch.cu's pipelines (their waits: see Probe).
+  // families (but 64x128x32 and 32x32x32) with launch.cu's pipelines (their waits: see Probe).
   v.push_back(make_variant<128, 64, 16, 2, 2, 2, 1, 2, 1, true>({3, 4}));
   v.push_back(make_variant<64, 64, 16, 2, 2, 3, 1, 2, 1, true>({4}));
   v.push_back(make_variant<128, 128, 16, 2, 4, 1, 1, 2, 1, true>({3}));

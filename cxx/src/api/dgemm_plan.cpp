@@ -14,8 +14,11 @@ namespace {
 
 // ---- model constants (H100 SXM measurements, docs/tuning.md "The plan model") ----
 // Sustained FP64 tensor rate of one SM running one sm90_mma block tile with >= 8 warps resident, in
-// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32, 64x128x32; the last measured
-// at 8192^3, 20.07 ms).
+// flop/us, per kSm90Shapes entry (128x64x16, 64x64x16, 128x128x16, 32x64x32, 64x128x32, 32x32x32; 64x128 measured
+// at 8192^3, 20.07 ms). The 32x32 entry is not a measured sustained rate: the plan takes that tile only for grids of
+// at most one block per SM (sm90_candidate_considered), where every block runs at kLoneBlockEfficiency of it, and
+// 0.280e6 ranks it first wherever it was fastest graph-timed on the H200 (128^3-320^3, 200x300x400, 64x64x4000).
+// Its other per-shape constants below are 32x64's (same warps, copies and blocks per SM) unless stated.
 constexpr double kSm90RatePerSm[] = {0.420e6, 0.386e6, 0.400e6, 0.340e6, 0.415e6, 0.280e6};
 // The 64x128x32 entry, which the plan takes only for one full round of blocks (sm90_candidate_considered).
 constexpr int kSm90OneRoundShape = find_sm90_shape(64, 128, 32);
@@ -43,8 +46,9 @@ static_assert(sizeof(kSm90TailEfficiency) / sizeof(kSm90TailEfficiency[0]) == kS
 // 'T','N' (8-byte left-operand fragment loads, sm90::Family) runs at the 'N','N' rate on every tile but 64x128,
 // whose 32x32 warp tiles keep the 2-way-conflicted 8-byte loads on a side as wide as the other (the tall tiles
 // swap theirs): 0.90 of its 'N','N' time at 768^3 and 1000^3 (single calls, H100, 2026-11-27,
-// bench/results/2026-11-27-h100-tn-native/tn-grid.log), per kSm90Shapes entry.
-constexpr double kSm90TnEfficiency[] = {1.0, 1.0, 1.0, 1.0, 0.90, 1.0};
+// bench/results/2026-11-27-h100-tn-native/tn-grid.log), per kSm90Shapes entry. 32x32 (16x16 warp tiles, square,
+// not swapped) 0.92: 256^3 'T','N' 4.57 us against 'N','N' 4.21, graph-timed on the H200.
+constexpr double kSm90TnEfficiency[] = {1.0, 1.0, 1.0, 1.0, 0.90, 0.92};
 static_assert(sizeof(kSm90TnEfficiency) / sizeof(kSm90TnEfficiency[0]) == kSm90ShapeCount,
               "one measured 'T','N' factor per kSm90Shapes entry");
 // The 8-byte copy path (an operand with an odd leading dimension or a base not 16-byte aligned) issues twice

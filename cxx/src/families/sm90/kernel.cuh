@@ -624,13 +624,13 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       __syncthreads();  // every warp has finished reading the pipeline's stages
       const int warp = tid_reread >> 5, lane = tid_reread & 31;
       char* const wtile = reinterpret_cast<char*>(sm90_smem) + warp * kWarpTileBytes;
-  #pragma unroll
+#pragma unroll
       for (int i = 0; i < kMTiles; ++i)
-  #pragma unroll
+#pragma unroll
         for (int h = 0; h < 2; ++h)
-  #pragma unroll
+#pragma unroll
           for (int e = 0; e < 2; ++e)
-  #pragma unroll
+#pragma unroll
             for (int jp = 0; jp < kNTiles / 2; ++jp) {
               const int col = kRowsPerLane * g + 2 * i + h;
               const int chunk = kNTiles * t + (kNTiles / 2) * e + jp;
@@ -648,8 +648,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
         // Unchecked store side (store_staged_interior). Column col = 2 step + lane / 16: its parity bit
         // (bit kColParityBit >= 1) is the step's, and the chunk bit 3 the lane's.
         constexpr int kColsPerStep = kWarpSizeThreads / kTChunksPerCol;
-        static_assert(!T::kTransposeC || (kColsPerStep == 2 && kColParityBit >= 1),
-                      "the swizzle's column bit must come from the step");
+        static_assert(kColsPerStep == 2 && kColParityBit >= 1, "the swizzle's column bit must come from the step");
         const int lcol = lane / kTChunksPerCol, chunk = lane % kTChunksPerCol;
         const int lane_chunk = chunk ^ ((chunk >> 3) & 1);
         const char* const lane_tile = wtile + lcol * kTChunksPerCol * kChunkBytes;

@@ -34,8 +34,8 @@ constexpr int kSm90CodeVersion = 90;
 //   'T','N': m16n8k8 with register double buffering too; A is k-contiguous, so its DMMA quads are filled by
 //     8-byte loads (16-byte loads needed register moves: 2x the instructions, spills, 0.82 of cuBLAS), and a
 //     tall warp tile runs with its sides swapped (sm90::Family).
-//   A 16-row warp tile (32x64 blocks) has 4 MMAs per fragment group of m16n8k8: too little work to cover the
-//   group's shared-memory loads with one block per SM (ncu at 512^3: short-scoreboard stalls 1.5 per issued
+//   A 16-row warp tile (32x64 and 32x32 blocks) has 4 (2) MMAs per fragment group of m16n8k8: too little work to
+//   cover the group's shared-memory loads with one block per SM (ncu at 512^3: short-scoreboard stalls 1.5 per issued
 //   instruction against cuBLAS's 0.13 on the same tile with m16n8k16); its groups are 16 deep (m16n8k16).
 template <int kShape>
 struct ShapeFamily {

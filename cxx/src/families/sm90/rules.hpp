@@ -87,7 +87,9 @@ constexpr int64_t sm90_smem_bytes(const Sm90Shape& s, int stages) {
 // the plan model's residency, api/dgemm_plan.cpp): what the register allocation is planned for (64 x 32 warp
 // tiles need up to 255 registers: two 128-thread blocks; warp tiles of at most 32 accumulators per thread fit
 // in 168: three), or what the SM's 228 KB of shared memory holds at the default depth (the driver reserves
-// 1 KB per block), whichever is fewer. Registers bind for every entry today.
+// 1 KB per block), whichever is fewer. Registers bind for every entry today. (The 32x32 entry's 16 x 16 warp tiles
+// compile to 126-156 registers, so its 'N','N' instances could hold 4 blocks; it is planned, bounded and modelled
+// at 3, like 32x64, and only runs grids of at most one block per SM.)
 constexpr int64_t kSm90SmemPerSm = 233472;
 constexpr int64_t kSm90SmemReservedPerBlock = 1024;
 constexpr int sm90_blocks_per_sm(const Sm90Shape& s) {
