@@ -56,10 +56,6 @@ constexpr bool skinny_applies(int64_t m, int64_t n, int64_t k) {
 constexpr int64_t skinny_blocks_per_chunk(const SkinnyShape& s) {
   return (s.cols + kSkinnyColsPerBlock - 1) / kSkinnyColsPerBlock;
 }
-// k depth of each chunk: `requested` chunks (0: automatic, enough blocks for kSkinnyTargetBlocksPerSm per
-// SM, or one chunk when k fits it and the columns alone give half the SMs a block), rounded to
-// kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is ceil(k / chunk_k), at least
-// ceil(k / kSkinnyMaxChunkK).
 // The depth of each of `chunks` chunks (at least 1) of k: k / chunks rounded up to kSkinnyChunkQuantum, at least
 // one quantum, at most `most` (a multiple of the quantum). Both chunk rules end here.
 constexpr int64_t skinny_chunk_depth(int64_t k, int64_t chunks, int64_t most) {
@@ -70,6 +66,10 @@ constexpr int64_t skinny_chunk_depth(int64_t k, int64_t chunks, int64_t most) {
   if (ck < kSkinnyChunkQuantum) ck = kSkinnyChunkQuantum;
   return ck;
 }
+// k depth of each chunk: `requested` chunks (0: automatic, enough blocks for kSkinnyTargetBlocksPerSm per
+// SM, or one chunk when k fits it and the columns alone give half the SMs a block), rounded to
+// kSkinnyChunkQuantum and at most kSkinnyMaxChunkK; the number actually run is ceil(k / chunk_k), at least
+// ceil(k / kSkinnyMaxChunkK).
 constexpr int64_t skinny_chunk_k(const SkinnyShape& s, int64_t requested, int sm_count) {
   int64_t chunks = requested;
   if (chunks <= 0) {
