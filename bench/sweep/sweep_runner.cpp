@@ -267,12 +267,21 @@ bool SweepRunner::upload_operands(const SweepPoint& p, uint64_t seed, std::strin
   bench::fill_uniform(&hB_, seed + 1);
   const int32_t type = input_type_of(p.precision);
   const size_t in = size_t(element_bytes(type));
+  // On the sweep's stream, then synchronized. A plain cudaMemcpy from pageable memory runs on the legacy stream,
+  // which the non-blocking stream_ does not wait for, and may return before its DMA has finished: under load (ctest
+  // running GPU tests side by side) the checked tcgemm call then read A and B half old, half new, while cuBLAS,
+  // launched after it, read them whole (shared_a 256^3 failed the check on the H200 with 6112 of 65536 elements off).
+  // The stream order also keeps the previous point's timed runs from reading A and B while they are replaced.
+  auto upload = [&](void* d, const void* h, size_t bytes) {
+    cudaError_t u = cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream_);
+    return u == cudaSuccess ? cudaStreamSynchronize(stream_) : u;
+  };
   cudaError_t e = cudaSuccess;
   for (int which = 0; which < 2 && e == cudaSuccess; ++which) {
     std::vector<double>& h = which == 0 ? hA_ : hB_;
     void* d = which == 0 ? dA_ : dB_;
     if (type == TCGEMM_TYPE_F64) {
-      e = cudaMemcpy(d, h.data(), h.size() * in, cudaMemcpyHostToDevice);
+      e = upload(d, h.data(), h.size() * in);
       continue;
     }
     staging_.resize(h.size() * in);
@@ -280,7 +289,7 @@ bool SweepRunner::upload_operands(const SweepPoint& p, uint64_t seed, std::strin
       h[i] = round_input(p.precision, h[i]);  // the check then sees exactly what was multiplied
       store(type, h[i], staging_.data(), i);
     }
-    e = cudaMemcpy(d, staging_.data(), staging_.size(), cudaMemcpyHostToDevice);
+    e = upload(d, staging_.data(), staging_.size());
   }
   if (e != cudaSuccess) *error = cuda_text(e, "copying A and B to the device");
   return e == cudaSuccess;
