@@ -29,6 +29,12 @@ PlanDevice h100() {
   d.cluster_room = &tcgemm::detail::kH100ClusterRoom;
   return d;
 }
+// The H200: the H100's SMs and cluster room with 4.8 TB/s of memory (its attributes: 3201 MHz x 6016 bits).
+PlanDevice h200() {
+  PlanDevice d = h100();
+  d.hbm_peak_bytes_per_us = 2.0 * 3201e3 * 1e3 * (6016 / 8.0) / 1e6;  // kHz -> Hz, bits -> bytes, per us
+  return d;
+}
 PlanDevice a100() {
   PlanDevice d;
   d.cc_major = 8;
@@ -527,6 +533,40 @@ TEST(PlanModel, LargeSquaresRunUnsplitOnTheDefaultTile) {
   const tcgemm_plan p = plan_dgemm(h100(), 'N', 'N', 1024, 1024, 1024);
   EXPECT_EQ(p.config.tile_m, 64) << p.summary;
   EXPECT_EQ(p.k_slices, 1) << p.summary;
+}
+
+// On a wide-memory device (the H200) the 64x64 tile runs long unsplit grids at nearly 128x64's rate: the plan moves
+// the grids whose 128x64 waves quantize badly (3000^3: 4.27 waves, 64x64 1024 us against 1086 on the H200) and keeps
+// 128x64 where its waves fill (3072^3, 4096^3) and where the grid is short or split (the A/B of the calibration).
+// Without a bandwidth figure (0) the H100 constants decide, and they pick as before.
+TEST(PlanModel, WideMemoryMovesOnlyLongUnsplitGridsOntoSixtyFourSquare) {
+  const auto tile = [](const PlanDevice& d, char ta, char tb, int64_t m, int64_t n, int64_t k) {
+    const tcgemm_plan p = plan_dgemm(d, ta, tb, m, n, k);
+    return std::make_pair(std::array<int64_t, 3>{p.config.tile_m, p.config.tile_n, p.k_slices},
+                          std::string(p.summary));
+  };
+  const std::array<int64_t, 3> t64{64, 64, 1}, t128{128, 64, 1};
+  for (const auto& s : {std::array<int64_t, 3>{3000, 3000, 3000}, {3300, 3300, 3300}, {5258, 3628, 3914},
+                        {1300, 10000, 8950}}) {
+    EXPECT_EQ(tile(h200(), 'N', 'N', s[0], s[1], s[2]).first, t64) << tile(h200(), 'N', 'N', s[0], s[1], s[2]).second;
+    EXPECT_EQ(tile(h100(), 'N', 'N', s[0], s[1], s[2]).first, t128) << tile(h100(), 'N', 'N', s[0], s[1], s[2]).second;
+  }
+  for (const int64_t n : {2048, 3072, 4096, 8192}) {
+    EXPECT_EQ(tile(h200(), 'N', 'N', n, n, n).first, t128) << tile(h200(), 'N', 'N', n, n, n).second;
+  }
+  // Split or short grids and the 8-byte copies keep the H100's picks, on shapes where the wide rate everywhere had
+  // lost: 2 waves of 64x64 against 3 slices of 128x64, a deep small C, odd sizes.
+  for (const auto& s : {std::array<int64_t, 3>{3322, 998, 9902}, {1000, 1000, 20000}, {46, 14687, 3715},
+                        {2999, 3001, 1999}, {648, 1975, 5701}, {13, 18404, 5248}}) {
+    for (const char* f : {"NN", "TN", "NT", "TT"}) {
+      const auto wide = tile(h200(), f[0], f[1], s[0], s[1], s[2]);
+      EXPECT_EQ(wide.first, tile(h100(), f[0], f[1], s[0], s[1], s[2]).first) << f << " " << wide.second;
+    }
+  }
+  // A device that does not report its memory (0) plans as the H100.
+  PlanDevice unknown = h200();
+  unknown.hbm_peak_bytes_per_us = 0.0;
+  EXPECT_EQ(tile(unknown, 'N', 'N', 3000, 3000, 3000).first, t128);
 }
 
 TEST(PlanModel, WithoutSm90CodeTheArticleFamilyRuns) {

@@ -362,6 +362,34 @@ TEST(Sm90ClusterRoom, TheDeviceAnswersAndThePlanUsesIt) {
   }
 }
 
+// The device reports its memory bandwidth (the plan's wide-memory calibration reads it): a Hopper's peak lies
+// between 2 TB/s (H100 PCIe) and 5 TB/s (H200), and the plan device carries the context's figure. On a wide-memory
+// device 3000^3 runs on the 64x64 tile (the model's calibration, tested on the host in test_plan_cpu), and the call
+// that plan makes is checked against cuBLAS.
+TEST(Sm90Plan, TheDeviceReportsItsMemoryBandwidthAndThePlanReadsIt) {
+  TCGEMM_REQUIRE_SM90();
+  namespace d = tcgemm::detail;
+  d::DeviceContext ctx;
+  ASSERT_EQ(d::device_gate(-1, &ctx), TCGEMM_SUCCESS);
+  std::printf("peak memory bandwidth %.2f TB/s\n", ctx.hbm_peak_bytes_per_us / 1e6);
+  EXPECT_GE(ctx.hbm_peak_bytes_per_us, 2.0e6);
+  EXPECT_LE(ctx.hbm_peak_bytes_per_us, 5.0e6);
+  const d::PlanDevice dev = d::plan_device(ctx);
+  EXPECT_EQ(dev.hbm_peak_bytes_per_us, ctx.hbm_peak_bytes_per_us);
+  const tcgemm_plan plan = d::plan_dgemm(dev, 'N', 'N', 3000, 3000, 3000);
+  if (ctx.hbm_peak_bytes_per_us >= 4.5e6) EXPECT_EQ(plan.config.tile_m, 64) << plan.summary;
+  tcgemm_plan api{};
+  ASSERT_EQ(tcgemm_dgemm_plan('N', 'N', 3000, 3000, 3000, &api), TCGEMM_SUCCESS);
+  EXPECT_EQ(api.config.tile_m, plan.config.tile_m) << api.summary;
+  GemmSpec s = spec(3000, 3000, 3000, 4242);
+  s.beta = 0.0;  // C poisoned with NaN
+  const GemmCall automatic = [](const GemmSpec& g, const double* A, int64_t lda, const double* B, int64_t ldb,
+                                double* C, int64_t ldc, cudaStream_t stream) {
+    return tcgemm_dgemm(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc, stream);
+  };
+  EXPECT_TRUE(run_and_check(s, automatic));
+}
+
 // The launcher takes the cluster route exactly where every tile's cluster fits: 4 slices of 128x64 over a C of
 // two tile rows with as many tiles as the room holds, and one column more (on the H100, 62 and 64 tiles). Both
 // routes are checked against cuBLAS (beta = 0 over NaN). And the plan model's route is the launcher's for

@@ -29,6 +29,20 @@ constexpr int kSm90SmallGridShape = find_sm90_shape(32, 32, 32);
 static_assert(kSm90SmallGridShape >= 0, "kSm90Shapes has the 32x32x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
+// A wide-memory Hopper (the H200: the H100's SMs with 4.8 TB/s of HBM3e instead of 3.35) runs the 64x64 tile in long
+// unsplit grids at 0.98 of 128x64's rate per SM, not the H100's 0.92 (kSm90RatePerSm). Event-timed round robins on the
+// H200, 2026-11-28 (bench/results/2026-11-28-h200-wide-memory-plan/): 4096^3 2578 us against 2551 on 128x64, 5000^3
+// 4780 against 4842, 3000^3 1024 against 1086 (cuBLAS runs 64x64 at 3000^3 too, ncu). The rate holds only there:
+// applied to every 64x64 candidate it moved split and short grids onto slower plans in the A/B (1000x1000x20000 onto
+// unsplit 64x64: +4%; 46x14687x3715 'T','N' from 4 slices to 2: +14%), and from 2 to 3 waves it replaced 3-slice
+// 128x64 plans that were faster (3322x998x9902 'T','T': +14%). At 3 waves and more, with 16-byte copies: 48 of 472
+// random and square shapes change their pick, 1.031x faster in geometric mean (0.944-1.174; against cuBLAS
+// 0.952 -> 0.982).
+constexpr double kWideHbmBytesPerUs = 4.5e6;       // peak DRAM bandwidth from which a device counts as wide-memory
+constexpr double kSm90WideMemoryRate64x64 = 0.41e6;  // the 64x64 entry's rate there, flop/us per SM
+constexpr double kSm90WideMemoryMinWaves = 3.0;      // "long": at least this many waves of 64x64 blocks
+constexpr int kSm90Shape64x64 = find_sm90_shape(64, 64, 16);
+static_assert(kSm90Shape64x64 >= 0, "kSm90Shapes has the 64x64x16 entry");
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
 // The last, partial round of a grid that has full rounds before it (its tail): its lone 4-warp blocks run at this
 // fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate there: their
@@ -272,7 +286,9 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const bool vec16 = whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
   const double cluster_efficiency =
       p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
-  const double rate = kSm90RatePerSm[shape_index] * cluster_efficiency *
+  const bool wide_memory_rate = shape_index == kSm90Shape64x64 && dev.hbm_peak_bytes_per_us >= kWideHbmBytesPerUs &&
+                                p.k_slices == 1 && vec16 && p.waves >= kSm90WideMemoryMinWaves;
+  const double rate = (wide_memory_rate ? kSm90WideMemoryRate64x64 : kSm90RatePerSm[shape_index]) * cluster_efficiency *
                       (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]) * (tn ? kSm90TnEfficiency[shape_index] : 1.0);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
                                 kSm90TailEfficiency[shape_index], p.cluster_split ? kClusterRoundUs : 0.0);
@@ -419,7 +435,8 @@ tcgemm_config plan_config_cached(const PlanDevice& dev, char transa, char transb
   };
   thread_local Entry last;
   if (last.valid && last.dev.cc_major == dev.cc_major && last.dev.sm_count == dev.sm_count &&
-      last.dev.sm90_code == dev.sm90_code && last.dev.cluster_room == dev.cluster_room && last.transa == transa &&
+      last.dev.sm90_code == dev.sm90_code && last.dev.cluster_room == dev.cluster_room &&
+      last.dev.hbm_peak_bytes_per_us == dev.hbm_peak_bytes_per_us && last.transa == transa &&
       last.transb == transb && last.m == m && last.n == n && last.k == k)
     return last.config;
   const tcgemm_config config = plan_dgemm(dev, transa, transb, m, n, k, false).config;

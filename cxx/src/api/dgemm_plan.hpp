@@ -27,6 +27,8 @@ struct PlanDevice {
   // Clusters of each sm90 shape the device runs at once (families/sm90/rules.hpp; the launcher's own answers,
   // sm90_cluster_room); null: the block-slot bound.
   const Sm90ClusterRoom* cluster_room = nullptr;
+  // Peak DRAM bandwidth, bytes per microsecond (DeviceContext); 0: unknown, the H100 calibration.
+  double hbm_peak_bytes_per_us = 0.0;
 };
 
 // tcgemm_plan (public struct) for one problem; transa/transb are 'N' or 'T' (normalised). The summary line

@@ -19,6 +19,7 @@ PlanDevice plan_device(const DeviceContext& ctx) {
   d.cc_major = ctx.cc_major;
   d.sm_count = ctx.sm_count;
   d.sm90_code = sm90_code_available(ctx);
+  d.hbm_peak_bytes_per_us = ctx.hbm_peak_bytes_per_us;
   if (d.sm90_code) d.cluster_room = sm90_cluster_room(ctx);
   return d;
 }

@@ -68,6 +68,14 @@ tcgemm_status query_device(int device, DeviceContext* ctx) {
   c.smem_optin = optin;
   c.smem_per_sm = per_sm;
   c.l2_bytes = l2;
+  // Memory clock (kHz) and bus width (bits): the plan model tells an H200 from an H100 by them (the same SMs,
+  // 4.8 against 3.35 TB/s). Not every device reports them; the model then keeps its H100 constants.
+  int mem_khz = 0, bus_bits = 0;
+  if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+    c.hbm_peak_bytes_per_us = 2.0 * double(mem_khz) * 1e3 * (double(bus_bits) / 8.0) / 1e6;
+  else
+    (void)cudaGetLastError();  // clears the failed query's error (the attributes are optional)
   std::lock_guard<std::mutex> lock(g_mutex);
   g_devices[device] = c;
   *ctx = c;

@@ -70,6 +70,9 @@ struct DeviceContext {
   int64_t smem_optin = 0;   // bytes per block after cudaFuncSetAttribute
   int64_t smem_per_sm = 0;  // bytes
   int64_t l2_bytes = 0;     // L2 cache size (the sm90 rasterization rule)
+  // Peak DRAM bandwidth in bytes per microsecond (2 x memory clock x bus width; the plan model's wide-memory
+  // calibration, api/dgemm_plan.cpp); 0 when CUDA does not say.
+  double hbm_peak_bytes_per_us = 0.0;
   // The CUDA context the call runs in (cuCtxGetId: unique for the process's lifetime). Caches of
   // per-context state (kernel attributes, memory pools) are keyed by it, so that after cudaDeviceReset
   // nothing from the destroyed context is reused.
