@@ -21,18 +21,21 @@ namespace {
 using tcgemm::detail::plan_dgemm;
 using tcgemm::detail::PlanDevice;
 
+// The H100 SXM the model's constants describe, with the memory figure its attributes give (2619000 kHz x 5120
+// bits = 3.35 TB/s).
 PlanDevice h100() {
   PlanDevice d;
   d.cc_major = 9;
   d.sm_count = 132;
   d.sm90_code = true;
   d.cluster_room = &tcgemm::detail::kH100ClusterRoom;
+  d.hbm_peak_bytes_per_us = tcgemm::detail::peak_memory_bytes_per_us(2619000, 5120);
   return d;
 }
 // The H200: the H100's SMs and cluster room with 4.8 TB/s of memory (its attributes: 3201 MHz x 6016 bits).
 PlanDevice h200() {
   PlanDevice d = h100();
-  d.hbm_peak_bytes_per_us = 2.0 * 3201e3 * 1e3 * (6016 / 8.0) / 1e6;  // kHz -> Hz, bits -> bytes, per us
+  d.hbm_peak_bytes_per_us = tcgemm::detail::peak_memory_bytes_per_us(3201000, 6016);
   return d;
 }
 PlanDevice a100() {
@@ -536,7 +539,7 @@ TEST(PlanModel, LargeSquaresRunUnsplitOnTheDefaultTile) {
 }
 
 // On a wide-memory device (the H200) the 64x64 tile runs long unsplit grids at nearly 128x64's rate: the plan moves
-// the grids whose 128x64 waves quantize badly (3000^3: 4.27 waves, 64x64 1024 us against 1086 on the H200) and keeps
+// the grids whose 128x64 waves quantize badly (3000^3: 4.27 waves, 64x64 1043 us against 1107 on the H200) and keeps
 // 128x64 where its waves fill (3072^3, 4096^3) and where the grid is short or split (the A/B of the calibration).
 // Without a bandwidth figure (0) the H100 constants decide, and they pick as before.
 TEST(PlanModel, WideMemoryMovesOnlyLongUnsplitGridsOntoSixtyFourSquare) {
@@ -567,6 +570,15 @@ TEST(PlanModel, WideMemoryMovesOnlyLongUnsplitGridsOntoSixtyFourSquare) {
   PlanDevice unknown = h200();
   unknown.hbm_peak_bytes_per_us = 0.0;
   EXPECT_EQ(tile(unknown, 'N', 'N', 3000, 3000, 3000).first, t128);
+}
+
+// The bandwidth figure from CUDA's attributes: kHz and bits to bytes per microsecond, two transfers per clock.
+TEST(PlanModel, PeakMemoryBandwidthFromClockAndBusWidth) {
+  EXPECT_NEAR(tcgemm::detail::peak_memory_bytes_per_us(2619000, 5120), 3.352e6, 1e3);  // H100 SXM, 3.35 TB/s
+  EXPECT_NEAR(tcgemm::detail::peak_memory_bytes_per_us(3201000, 6016), 4.814e6, 1e3);  // H200, 4.8 TB/s
+  EXPECT_EQ(tcgemm::detail::peak_memory_bytes_per_us(0, 5120), 0.0);
+  EXPECT_LT(h100().hbm_peak_bytes_per_us, 4.5e6) << "the H100 is not a wide-memory device";
+  EXPECT_GE(h200().hbm_peak_bytes_per_us, 4.5e6) << "the H200 is";
 }
 
 TEST(PlanModel, WithoutSm90CodeTheArticleFamilyRuns) {

@@ -30,9 +30,10 @@ static_assert(kSm90SmallGridShape >= 0, "kSm90Shapes has the 32x32x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
 // A wide-memory Hopper (the H200: the H100's SMs with 4.8 TB/s of HBM3e instead of 3.35) runs the 64x64 tile in long
-// unsplit grids at 0.98 of 128x64's rate per SM, not the H100's 0.92 (kSm90RatePerSm). Event-timed round robins on the
-// H200, 2026-11-28 (bench/results/2026-11-28-h200-wide-memory-plan/): 4096^3 2578 us against 2551 on 128x64, 5000^3
-// 4780 against 4842, 3000^3 1024 against 1086 (cuBLAS runs 64x64 at 3000^3 too, ncu). The rate holds only there:
+// unsplit grids at 0.99-1.01 of 128x64's rate per SM, not the H100's 0.92 (kSm90RatePerSm). Event-timed round robins on
+// the H200, 2026-11-28 (bench/results/2026-11-28-h200-wide-memory-plan/tile-calibration.txt): 4096^3 2606 us against
+// 2577 on 128x64, 5000^3 5000 against 5047, 3000^3 1043 against 1107 (cuBLAS runs 64x64 at 3000^3 too, ncu). The rate
+// holds only there:
 // applied to every 64x64 candidate it moved split and short grids onto slower plans in the A/B (1000x1000x20000 onto
 // unsplit 64x64: +4%; 46x14687x3715 'T','N' from 4 slices to 2: +14%), and from 2 to 3 waves it replaced 3-slice
 // 128x64 plans that were faster (3322x998x9902 'T','T': +14%). At 3 waves and more, with 16-byte copies: 48 of 472

@@ -73,7 +73,7 @@ tcgemm_status query_device(int device, DeviceContext* ctx) {
   int mem_khz = 0, bus_bits = 0;
   if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
       cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
-    c.hbm_peak_bytes_per_us = 2.0 * double(mem_khz) * 1e3 * (double(bus_bits) / 8.0) / 1e6;
+    c.hbm_peak_bytes_per_us = peak_memory_bytes_per_us(mem_khz, bus_bits);
   else
     (void)cudaGetLastError();  // clears the failed query's error (the attributes are optional)
   std::lock_guard<std::mutex> lock(g_mutex);
