@@ -179,6 +179,14 @@ inline tcgemm_config sm90_mma_config(int tile_m, int tile_n, int tile_k, int sta
   return c;
 }
 
+// tcgemm_dgemm (the plan's choice), as a GemmCall.
+inline GemmCall dgemm_auto_call() {
+  return [](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
+            cudaStream_t stream) {
+    return tcgemm_dgemm(s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
+  };
+}
+
 // tcgemm_dgemm_config with a fixed configuration, as a GemmCall.
 inline GemmCall dgemm_config_call(const tcgemm_config& c) {
   return [c](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,

@@ -24,10 +24,7 @@ const double kAlphas[] = {1.0, -0.5, 0.0};
 const double kBetas[] = {0.0, 1.0, 0.75};
 const int64_t kSizes[] = {1, 7, 33, 100, 257};
 
-tcgemm_status call_dgemm(const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
-                         int64_t ldc, cudaStream_t stream) {
-  return tcgemm_dgemm(s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-}
+const GemmCall call_dgemm = tcgemm::test::dgemm_auto_call();
 
 // The configurations tcgemm_dgemm_config is exercised with: both shared families, defaults and non-defaults.
 std::vector<tcgemm_config> shared_configs() {

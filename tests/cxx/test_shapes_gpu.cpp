@@ -108,13 +108,6 @@ bool launches(const std::vector<std::string>& names, const char* kernel) {
   return false;
 }
 
-GemmCall auto_call() {
-  return [](const GemmSpec& s, const double* A, int64_t lda, const double* B, int64_t ldb, double* C, int64_t ldc,
-            cudaStream_t stream) {
-    return tcgemm_dgemm(s.transa, s.transb, s.m, s.n, s.k, s.alpha, A, lda, B, ldb, s.beta, C, ldc, stream);
-  };
-}
-
 // Split-K: every form and shape, slice counts that divide k evenly, leave a short last slice, exceed the
 // number of k-tiles (fewer slices run), with alpha/beta, odd leading dimensions and misaligned bases.
 TEST(SplitK, EveryFormShapeAndSliceCount) {
@@ -226,7 +219,7 @@ TEST(SplitK, DeepKThroughTheAutomaticPlan) {
       s.beta = (seed % 2) ? 0.0 : 1.25;
       tcgemm_plan p{};
       ASSERT_EQ(tcgemm_dgemm_plan(f[0], f[1], c.m, c.n, c.k, &p), TCGEMM_SUCCESS) << tcgemm_last_error();
-      EXPECT_TRUE(run_and_check(s, auto_call())) << p.summary;
+      EXPECT_TRUE(run_and_check(s, dgemm_auto_call())) << p.summary;
     }
 }
 
@@ -361,7 +354,7 @@ TEST(SplitK, ManyThreadsAndStreams) {
       for (int rep = 0; rep < 3; ++rep) {
         GemmSpec s = spec(t % 2 ? 64 : 3, 96 + t, 6000 + 100 * t, uint64_t(22000 + 10 * t + rep));
         s.beta = rep % 2 ? 0.5 : 0.0;
-        if (!run_and_check(s, auto_call(), stream)) ++failures;
+        if (!run_and_check(s, dgemm_auto_call(), stream)) ++failures;
       }
       (void)cudaStreamDestroy(stream);
     });
@@ -416,7 +409,7 @@ TEST(TnForm, LargeAndOddProducts) {
       s.beta = layout == 1 ? 0.5 : 0.0;
       if (layout == 1) s.lda_pad = s.ldb_pad = s.ldc_pad = 1;
       if (layout == 2) s.a_offset = s.b_offset = s.c_offset = 1;
-      EXPECT_TRUE(run_and_check(s, auto_call()));
+      EXPECT_TRUE(run_and_check(s, dgemm_auto_call()));
       EXPECT_TRUE(run_and_check(s, dgemm_config_call(sm90_split(128, 64, 4))));
     }
 }

@@ -386,11 +386,7 @@ TEST(Sm90Plan, TheDeviceReportsItsMemoryBandwidthAndThePlanReadsIt) {
   EXPECT_EQ(plan.k_slices, 1) << plan.summary;
   GemmSpec s = spec(3000, 3000, 3000, 4242);
   s.beta = 0.0;  // C poisoned with NaN
-  const GemmCall automatic = [](const GemmSpec& g, const double* A, int64_t lda, const double* B, int64_t ldb,
-                                double* C, int64_t ldc, cudaStream_t stream) {
-    return tcgemm_dgemm(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A, lda, B, ldb, g.beta, C, ldc, stream);
-  };
-  EXPECT_TRUE(run_and_check(s, automatic));
+  EXPECT_TRUE(run_and_check(s, tcgemm::test::dgemm_auto_call()));
   EXPECT_TRUE(run_and_check(s, dgemm_config_call(plan.config))) << "the plan's configuration, passed explicitly";
 }
 

@@ -29,21 +29,22 @@ constexpr int kSm90SmallGridShape = find_sm90_shape(32, 32, 32);
 static_assert(kSm90SmallGridShape >= 0, "kSm90Shapes has the 32x32x32 entry");
 static_assert(sizeof(kSm90RatePerSm) / sizeof(kSm90RatePerSm[0]) == kSm90ShapeCount,
               "one measured rate per kSm90Shapes entry");
-// A wide-memory Hopper (the H200: the H100's SMs with 4.8 TB/s of HBM3e instead of 3.35) runs the 64x64 tile in long
-// unsplit grids at 0.99-1.01 of 128x64's rate per SM, not the H100's 0.92 (kSm90RatePerSm). Event-timed round robins on
-// the H200, 2026-11-28 (bench/results/2026-11-28-h200-wide-memory-plan/tile-calibration.txt): 4096^3 2606 us against
-// 2577 on 128x64, 5000^3 5000 against 5047, 3000^3 1043 against 1107 (cuBLAS runs 64x64 at 3000^3 too, ncu). The rate
-// holds only there:
-// applied to every 64x64 candidate it moved split and short grids onto slower plans in the A/B (1000x1000x20000 onto
-// unsplit 64x64: +4%; 46x14687x3715 'T','N' from 4 slices to 2: +14%), and from 2 to 3 waves it replaced 3-slice
-// 128x64 plans that were faster (3322x998x9902 'T','T': +14%). At 3 waves and more, with 16-byte copies: 48 of 472
-// random and square shapes change their pick, 1.031x faster in geometric mean (0.944-1.174; against cuBLAS
-// 0.952 -> 0.982).
-constexpr double kWideHbmBytesPerUs = 4.5e6;       // peak DRAM bandwidth from which a device counts as wide-memory
-constexpr double kSm90WideMemoryRate64x64 = 0.41e6;  // the 64x64 entry's rate there, flop/us per SM
-constexpr double kSm90WideMemoryMinWaves = 3.0;      // "long": at least this many waves of 64x64 blocks
-constexpr int kSm90Shape64x64 = find_sm90_shape(64, 64, 16);
-static_assert(kSm90Shape64x64 >= 0, "kSm90Shapes has the 64x64x16 entry");
+// The rates on a wide-memory Hopper (the H200: the H100's SMs with 4.8 TB/s of HBM3e instead of 3.35) in long unsplit
+// grids on 16-byte copies (sm90_rate_per_sm), per kSm90Shapes entry. Only 64x64 differs: it runs there at 0.99-1.01
+// of 128x64's rate per SM, not the H100's 0.92. Event-timed round robins on the H200, 2026-11-28
+// (bench/results/2026-11-28-h200-wide-memory-plan/tile-calibration.txt): 4096^3 2606 us against 2577 on 128x64,
+// 5000^3 5000 against 5047, 3000^3 1043 against 1107 (cuBLAS runs 64x64 at 3000^3 too, ncu). The rate holds only
+// there. Applied to every 64x64 candidate it moved split and short grids onto slower plans in the A/B
+// (1000x1000x20000 onto unsplit 64x64: +4%; 46x14687x3715 'T','N' from 4 slices to 2: +14%), and from 2 to 3 waves it
+// replaced 3-slice 128x64 plans that were faster (3322x998x9902 'T','T': +14%). At 3 waves and more, with 16-byte
+// copies: 48 of 472 random and square shapes change their pick, 1.031x faster in geometric mean (0.944-1.174;
+// against cuBLAS 0.952 -> 0.982). The other entries were not calibrated on the H200 and keep the H100's rates.
+constexpr double kSm90WideMemoryRatePerSm[] = {kSm90RatePerSm[0], 0.41e6, kSm90RatePerSm[2],
+                                               kSm90RatePerSm[3], kSm90RatePerSm[4], kSm90RatePerSm[5]};
+static_assert(sizeof(kSm90WideMemoryRatePerSm) / sizeof(kSm90WideMemoryRatePerSm[0]) == kSm90ShapeCount,
+              "one wide-memory rate per kSm90Shapes entry");
+constexpr double kWideHbmBytesPerUs = 4.5e6;    // peak DRAM bandwidth from which a device counts as wide-memory
+constexpr double kSm90WideMemoryMinWaves = 3.0;  // "long": at least this many waves of the candidate's blocks
 constexpr double kLoneBlockEfficiency = 0.6;   // one 4-warp block alone on an SM keeps the tensor pipe ~60% busy
 // The last, partial round of a grid that has full rounds before it (its tail): its lone 4-warp blocks run at this
 // fraction of the tile's rate, per kSm90Shapes entry. 128x64 and 64x64 keep (nearly) the SM's full rate there: their
@@ -287,9 +288,9 @@ tcgemm_plan plan_sm90_candidate(const PlanDevice& dev, int shape_index, int64_t 
   const bool vec16 = whole_array_operands_copy_16_bytes(transa, transb, m, n, k);
   const double cluster_efficiency =
       p.cluster_split ? kClusterEfficiency - kClusterEfficiencyPerSlice * double(p.k_slices - 2) : 1.0;
-  const bool wide_memory_rate = shape_index == kSm90Shape64x64 && dev.hbm_peak_bytes_per_us >= kWideHbmBytesPerUs &&
-                                p.k_slices == 1 && vec16 && p.waves >= kSm90WideMemoryMinWaves;
-  const double rate = (wide_memory_rate ? kSm90WideMemoryRate64x64 : kSm90RatePerSm[shape_index]) * cluster_efficiency *
+  const bool wide_memory_rate = dev.hbm_peak_bytes_per_us >= kWideHbmBytesPerUs && p.k_slices == 1 && vec16 &&
+                                p.waves >= kSm90WideMemoryMinWaves;
+  const double rate = (wide_memory_rate ? kSm90WideMemoryRatePerSm : kSm90RatePerSm)[shape_index] * cluster_efficiency *
                       (vec16 ? 1.0 : kSm90Vec8Efficiency[shape_index]) * (tn ? kSm90TnEfficiency[shape_index] : 1.0);
   p.compute_us = rounds_time_us(p.blocks, flops_per_block, dev.sm_count, per_sm, warps, rate,
                                 kSm90TailEfficiency[shape_index], p.cluster_split ? kClusterRoundUs : 0.0);
@@ -327,8 +328,8 @@ bool sm90_candidate_considered(const tcgemm_plan& c) {
   // busy (1024^3: 128 blocks, 1.00 of cuBLAS against 0.98 for 64x64; 1000x1000x20000 unsplit 0.98 against
   // 0.95; 512x512x16384 in 4 slices 0.99 against 0.91) and loses on partial or several rounds (777^3, 91
   // blocks: 0.73 against 0.99; 3072^3, 8.7 rounds: 0.95 against 0.97), which the model does not see.
-  if (find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k) == kSm90OneRoundShape &&
-      (c.waves < 0.9 || c.waves > 1.0))
+  const int shape = find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k);
+  if (shape == kSm90OneRoundShape && (c.waves < 0.9 || c.waves > 1.0))
     return false;
   // The 32x32 tile halves a warp's chain of MMAs against 32x64; it wins while its grid is at most one block per SM
   // (graph-timed on the H200: 256^3 4.2 us against 5.2, 320^3 4.8 against 6.1, 200x300x400 6.0 against 8.1) and
@@ -337,8 +338,7 @@ bool sm90_candidate_considered(const tcgemm_plan& c) {
   // Its clusters of more than 2 slices lost to 32x64 through workspace (64x128x4000, 100x128x4000, 128x128x4000:
   // 8 clustered 32x32 slices 7.4-9.8 us against 6.2-8.3 for 25 slices of 32x64), while its workspace splits won
   // (64x64x4000: 25 slices 5.2 us against 13.0 for 50 of 128x128; 40x64x4000 5.4 against 7.8).
-  if (find_sm90_shape(c.config.tile_m, c.config.tile_n, c.config.tile_k) == kSm90SmallGridShape &&
-      (c.blocks > int64_t(c.sm_count) || (c.cluster_split && c.k_slices > 2)))
+  if (shape == kSm90SmallGridShape && (c.blocks > int64_t(c.sm_count) || (c.cluster_split && c.k_slices > 2)))
     return false;
   // Clusters of 3, 5, 6 or 7 slices measured slower than 2 or 4 where the model ranked them first (639^3 on
   // 128x64: 5 slices 0.031 ms, 4 slices 0.024; 896^3 on 64x64: 3 slices 43 us, 2 slices 34). A cluster is

@@ -61,13 +61,13 @@ inline GemmProblem blas_problem(char transa, char transb, int64_t m, int64_t n, 
   return p;
 }
 
-// What the launchers need to know about the device they run on (queried once per device, cached).
 // Peak DRAM bandwidth in bytes per microsecond from CUDA's memory clock (kHz) and bus width (bits): two transfers per
 // clock (H100 SXM: 2619000 kHz x 5120 bits = 3.35 TB/s; H200: 3201000 kHz x 6016 bits = 4.81 TB/s).
 constexpr double peak_memory_bytes_per_us(int64_t memory_clock_khz, int64_t bus_width_bits) {
   return 2.0 * double(memory_clock_khz) * 1e3 * (double(bus_width_bits) / 8.0) / 1e6;
 }
 
+// What the launchers need to know about the device they run on (queried once per device, cached).
 struct DeviceContext {
   int device = 0;
   int cc_major = 0;

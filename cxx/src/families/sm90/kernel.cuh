@@ -615,7 +615,6 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sm90_mma_kern
       // column's g parity into bits 0-1 gives its 8 stores 8 distinct 16-byte slots of a bank line. The store
       // side reads 8 consecutive chunks of one column per quarter-warp, a permutation of the slots.
       // (Compiled for the instances with 32-wide warp tiles only: kStagedTransposeC.)
-
       constexpr int kTChunksPerCol = T::kWarpN / kChunkDoubles;
       constexpr int kColParityBit = log2_exact(kRowsPerLane);
       auto swizzle_t = [](int col, int chunk) {
