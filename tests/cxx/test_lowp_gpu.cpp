@@ -257,6 +257,39 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
   }
 }
 
+// The family's fixed instances (compile-time tile_k, paddings and depth): 128 x 128 tiles, tile_k 64 (TF32:
+// 32), 16-byte paddings, 3 stages and 16-byte copies take them. Every input and accumulator type, shape and
+// form, with k = 300 (four whole k-tiles of 64 and a partial one, or nine and a partial of 32), k = 256 (whole
+// k-tiles only), k = 20 (one partial k-tile, fewer than the stages), edges of m and n inside a 16-byte piece,
+// beta = 0 over a NaN C; and the same configuration with B's leading dimension odd, which must run the
+// run-time instance instead.
+TEST(WmmaLowp, FixedInstanceEveryTypeShapeAndForm) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1700;
+  struct InAcc {
+    int32_t in, c_type, compute;
+  };
+  for (const InAcc t : {InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
+                        InAcc{TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
+                        InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
+                        InAcc{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
+    const bool tf32 = t.in == TCGEMM_TYPE_F32;
+    for (int32_t shape : shapes_of(t.in))
+      for (const char* f : kForms)
+        for (int64_t k : {300, 256, 20})
+          for (bool odd_ldb : {false, true}) {
+            if (odd_ldb && k != 300) continue;
+            Case c{f[0], f[1], 203, 141, k, t.in, t.c_type, t.compute, shape, 128, tf32 ? 4 : 8, 1.0f,
+                   k == 256 ? -0.5f : 0.0f};
+            c.tile_k = tf32 ? 32 : 64;
+            c.stages = 3;
+            c.whole_ld = true;
+            c.odd_ldb = odd_ldb;
+            EXPECT_TRUE(run_case(c, seed++));
+          }
+  }
+}
+
 // The copy paths the ring test does not take: a tile_k whose lines are not a power-of-two number of 16-byte
 // pieces (48 halves, 24 floats: consecutive pieces with a division each), no padding with 16-byte copies
 // (the stretched 8-wide layouts included), and one operand by cp.async beside one staged element by element

@@ -107,6 +107,27 @@ struct LowpShape {
                 "wmma_lowp: an o-contiguous tile row is whole 16-byte pieces");
 };
 
+// The configuration of the family's fixed instances (kTileK > 0): tile_k, 16-byte paddings, 3 stages and
+// hence the shared tiles' leading dimensions and sizes are compile-time constants, so that fragment addresses
+// and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0) spends 3.8 instructions
+// per HMMA outside the MMAs, most of them such arithmetic, and with 8 warps per SM the instruction count sets
+// its speed. The launcher takes a fixed instance only when the call's resolved configuration is exactly this
+// one (matches), so results do not depend on which instance ran.
+template <class In, int FM, int FN, int kTileM, int kTileN, bool kAKContig, bool kBKContig, int kTileK>
+struct LowpFixed {
+  static constexpr bool kOn = kTileK > 0;
+  static constexpr int kPad = 16 / int(sizeof(In));
+  static constexpr int kStages = 3;
+  static constexpr LowpOperandTile kA = lowp_operand_tile(kAKContig, FM, kTileM, kTileK, kPad);
+  static constexpr LowpOperandTile kB = lowp_operand_tile(kBKContig, FN, kTileN, kTileK, kPad);
+  static constexpr int64_t kABytes = lowp_operand_tile_bytes(kA, kTileM, kTileK, int(sizeof(In)));
+  static constexpr int64_t kBBytes = lowp_operand_tile_bytes(kB, kTileN, kTileK, int(sizeof(In)));
+  static bool matches(const LowpArgs& a) {
+    return kOn && a.tile_k == kTileK && a.stages == kStages && a.lda_s == kA.ld && a.ldb_s == kB.ld &&
+           a.a_tile_bytes == kABytes && a.b_tile_bytes == kBBytes && a.vec_a && a.vec_b;
+  }
+};
+
 // Offset (elements) of element (o, k) in a shared operand tile (rules.hpp, LowpOperandTile).
 template <bool kKContig, int kStretch>
 __device__ __forceinline__ int tile_offset(int o, int k, int ld) {
@@ -159,7 +180,9 @@ __device__ __forceinline__ CopyWalk copy_walk(int64_t ld, int ld_s, int tile_k, 
   w.c = (tid & (ppl - 1)) * E;
   w.line0 = tid >> shift;
   w.step = step;
-  w.count = w.line0 < lines ? (lines - w.line0 + step - 1) / step : 0;
+  // line0 < step, so when step divides the lines every thread has lines / step of them (a constant in the
+  // fixed instances, which unrolls the copy loop).
+  w.count = lines % step == 0 ? lines / step : w.line0 < lines ? (lines - w.line0 + step - 1) / step : 0;
   w.src_offset = kKContig ? w.line0 * ld + w.c : w.c + w.line0 * ld;
   w.line_bytes = int64_t(step) * ld * kEb;
   w.ktile_bytes = kKContig ? tile_k * kEb : tile_k * ld * kEb;
@@ -257,7 +280,8 @@ __device__ __forceinline__ void copy_operand_k_tile(const CopyWalk& w, bool vec,
   }
 }
 
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig,
+          int kFixedTileK>
 __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads,
                                   LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kMinBlocks)
     wmma_lowp_kernel(const LowpArgs p) {
@@ -270,23 +294,29 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
   using FragB = wmma::fragment<wmma::matrix_b, FM, FN, FK, FragIn, LayoutB>;
   constexpr int W = Shape::kWarpTile;
   extern __shared__ __align__(128) unsigned char lowp_smem[];
-  const int64_t stage_bytes = p.a_tile_bytes + p.b_tile_bytes;
+  // The configuration: compile-time constants in a fixed instance, the call's otherwise.
+  using Fixed = LowpFixed<In, FM, FN, kTileM, kTileN, kAKContig, kBKContig, kFixedTileK>;
+  const int tile_k = Fixed::kOn ? kFixedTileK : p.tile_k;
+  const int lda_s = Fixed::kOn ? Fixed::kA.ld : p.lda_s, ldb_s = Fixed::kOn ? Fixed::kB.ld : p.ldb_s;
+  const int64_t a_tile_bytes = Fixed::kOn ? Fixed::kABytes : p.a_tile_bytes;
+  const int64_t stage_bytes = a_tile_bytes + (Fixed::kOn ? Fixed::kBBytes : p.b_tile_bytes);
+  const int S = Fixed::kOn ? Fixed::kStages : p.stages;
+  const bool vec_a = Fixed::kOn || p.vec_a, vec_b = Fixed::kOn || p.vec_b;
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpThreads, lane = tid % kWarpThreads;
   const int warp_row = warp % Shape::kWarpsM, warp_col = warp / Shape::kWarpsM;
-  Acc* scratch = reinterpret_cast<Acc*>(lowp_smem + p.stages * stage_bytes) + warp * FM * FN;
-  const int S = p.stages;
+  Acc* scratch = reinterpret_cast<Acc*>(lowp_smem + S * stage_bytes) + warp * FM * FN;
   // alpha == 0: A and B are not read (BLAS), so no k-tile is copied and the accumulators stay 0.
-  const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, p.tile_k);
+  const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, tile_k);
   // k-tiles below k_full are whole; the last one, if partial, stops at its last k step with data (the rest
   // of it is zeros).
-  const int64_t k_full = p.k / p.tile_k;
-  const int full_steps = p.tile_k / FK;
-  const int last_steps = static_cast<int>(ceil_div_bounded(p.k - k_full * p.tile_k, FK));
-  const CopyWalk walk_a = copy_walk<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(p.lda, p.lda_s,
-                                                                                               p.tile_k, tid);
-  const CopyWalk walk_b = copy_walk<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(p.ldb, p.ldb_s,
-                                                                                               p.tile_k, tid);
+  const int64_t k_full = p.k / tile_k;
+  const int full_steps = tile_k / FK;
+  const int last_steps = static_cast<int>(ceil_div_bounded(p.k - k_full * tile_k, FK));
+  const CopyWalk walk_a =
+      copy_walk<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(p.lda, lda_s, tile_k, tid);
+  const CopyWalk walk_b =
+      copy_walk<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(p.ldb, ldb_s, tile_k, tid);
   const uint32_t smem0 = arch::smem_address(lowp_smem);
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
@@ -295,13 +325,13 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
     const auto copy_k_tile = [&](int slot, int64_t kt) {
       const uint32_t stage = smem0 + uint32_t(slot * stage_bytes);
       unsigned char* base = lowp_smem + slot * stage_bytes;
-      const int64_t k0 = kt * p.tile_k;
+      const int64_t k0 = kt * tile_k;
       copy_operand_k_tile<In, kAKContig, Shape::kStretchA, kTileM, Shape::kThreads>(
-          walk_a, p.vec_a, kt, stage, reinterpret_cast<In*>(base), p.lda_s, p.tile_k,
+          walk_a, vec_a, kt, stage, reinterpret_cast<In*>(base), lda_s, tile_k,
           OperandSource{p.A, p.lda, row0, k0, p.m, p.k}, tid);
       copy_operand_k_tile<In, kBKContig, Shape::kStretchB, kTileN, Shape::kThreads>(
-          walk_b, p.vec_b, kt, stage + uint32_t(p.a_tile_bytes), reinterpret_cast<In*>(base + p.a_tile_bytes),
-          p.ldb_s, p.tile_k, OperandSource{p.B, p.ldb, col0, k0, p.n, p.k}, tid);
+          walk_b, vec_b, kt, stage + uint32_t(a_tile_bytes), reinterpret_cast<In*>(base + a_tile_bytes), ldb_s,
+          tile_k, OperandSource{p.B, p.ldb, col0, k0, p.n, p.k}, tid);
     };
 
     wmma::fragment<wmma::accumulator, FM, FN, FK, Acc> acc[Shape::kFragsM][Shape::kFragsN];
@@ -333,7 +363,7 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
       }
       const unsigned char* base = lowp_smem + read_slot * stage_bytes;
       const In* a_s = reinterpret_cast<const In*>(base);
-      const In* b_s = reinterpret_cast<const In*>(base + p.a_tile_bytes);
+      const In* b_s = reinterpret_cast<const In*>(base + a_tile_bytes);
       const int k_steps = kt < k_full ? full_steps : last_steps;
       // One k step: the warp's A fragments, then each B fragment against all of them.
       const auto k_step = [&](int ks) {
@@ -341,8 +371,8 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
 #pragma unroll
         for (int i = 0; i < Shape::kFragsM; ++i) {
           const int o = warp_row * W + i * FM;
-          wmma::load_matrix_sync(a_frag[i], a_s + tile_offset<kAKContig, Shape::kStretchA>(o, ks * FK, p.lda_s),
-                                 p.lda_s);
+          wmma::load_matrix_sync(a_frag[i], a_s + tile_offset<kAKContig, Shape::kStretchA>(o, ks * FK, lda_s),
+                                 lda_s);
           if constexpr (sizeof(In) == 4) {
             for (int e = 0; e < a_frag[i].num_elements; ++e) a_frag[i].x[e] = wmma::__float_to_tf32(a_frag[i].x[e]);
           }
@@ -351,8 +381,8 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
         for (int j = 0; j < Shape::kFragsN; ++j) {
           const int o = warp_col * W + j * FN;
           FragB b_frag;
-          wmma::load_matrix_sync(b_frag, b_s + tile_offset<kBKContig, Shape::kStretchB>(o, ks * FK, p.ldb_s),
-                                 p.ldb_s);
+          wmma::load_matrix_sync(b_frag, b_s + tile_offset<kBKContig, Shape::kStretchB>(o, ks * FK, ldb_s),
+                                 ldb_s);
           if constexpr (sizeof(In) == 4) {
             for (int e = 0; e < b_frag.num_elements; ++e) b_frag.x[e] = wmma::__float_to_tf32(b_frag.x[e]);
           }
@@ -403,10 +433,11 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
   }
 }
 
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig,
+          int kFixedTileK>
 tcgemm_status launch_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
                               cudaStream_t stream) {
-  auto* kernel = wmma_lowp_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>;
+  auto* kernel = wmma_lowp_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, kFixedTileK>;
   if (smem_bytes > kDefaultDynamicSmemBytes)
     TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "wmma_lowp_kernel"));
   constexpr int kThreads = LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads;
@@ -415,14 +446,34 @@ tcgemm_status launch_instance(const LowpArgs& args, int64_t smem_bytes, const De
   return TCGEMM_SUCCESS;
 }
 
+// The k-tile depth of the fixed instances: four k steps (64 16-bit elements, 32 TF32), the best depth at
+// n = 8192 (bench/results/2026-11-29-h200-wmma-unrolled/).
+template <class In>
+constexpr int kLowpFixedTileK = 4 * 32 / int(sizeof(In));
+
+// An operand form's instance: the fixed one for 128 x 128 tiles when the call's configuration is its
+// configuration (LowpFixed), the run-time one otherwise.
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
+                                   cudaStream_t stream) {
+  if constexpr (kTileM == 128 && kTileN == 128) {
+    constexpr int kK = kLowpFixedTileK<In>;
+    if (LowpFixed<In, FM, FN, kTileM, kTileN, kAKContig, kBKContig, kK>::matches(args))
+      return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, kK>(args, smem_bytes, ctx,
+                                                                                          stream);
+  }
+  return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, 0>(args, smem_bytes, ctx, stream);
+}
+
 // The instance for a block tile and an operand form.
 template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN>
 tcgemm_status launch_form(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx, cudaStream_t stream) {
   const bool ak = args.trans_a, bk = !args.trans_b;
-  if (ak && bk) return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, true>(args, smem_bytes, ctx, stream);
-  if (ak) return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, false>(args, smem_bytes, ctx, stream);
-  if (bk) return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, true>(args, smem_bytes, ctx, stream);
-  return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, false>(args, smem_bytes, ctx, stream);
+  if (ak && bk)
+    return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, true>(args, smem_bytes, ctx, stream);
+  if (ak) return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, false>(args, smem_bytes, ctx, stream);
+  if (bk) return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, true>(args, smem_bytes, ctx, stream);
+  return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, false>(args, smem_bytes, ctx, stream);
 }
 
 // The instances of a fragment shape, by block tile (validated: rules.hpp, lowp_tile_allowed).
