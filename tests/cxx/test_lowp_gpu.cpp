@@ -221,6 +221,16 @@ std::vector<int32_t> shapes_of(int32_t in) {
 constexpr int32_t kTile64[2] = {64, 64}, kTile128[2] = {128, 128}, kTile256x128[2] = {256, 128},
                   kTile128x256[2] = {128, 256};
 
+// The family's input and accumulator types (each with a C type): F16 with FP32 and with FP16 accumulation,
+// BF16, TF32.
+struct InAcc {
+  int32_t in, c_type, compute;
+};
+constexpr InAcc kInAccs[] = {{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
+                             {TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
+                             {TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
+                             {TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}};
+
 // The pipeline: every stage count (1: the article's copy-then-compute loop; 2..4: cp.async rings), every
 // form, shape, input type and C tile (64 x 64, 128 x 128, 256 x 128, 128 x 256), with leading dimensions of whole 16-byte units so both operands go by
 // cp.async. k = 300 is ten k-tiles of 32 (the rings wrap), the last one partial; m and n are not multiples
@@ -229,13 +239,7 @@ constexpr int32_t kTile64[2] = {64, 64}, kTile128[2] = {128, 128}, kTile256x128[
 TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 900;
-  struct InAcc {
-    int32_t in, c_type, compute;
-  };
-  for (const InAcc t : {InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
-                        InAcc{TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
-                        InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
-                        InAcc{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
+  for (const InAcc t : kInAccs) {
     const bool tf32 = t.in == TCGEMM_TYPE_F32;
     const std::vector<int32_t> shapes = shapes_of(t.in);
     for (int32_t shape : shapes)
@@ -266,13 +270,7 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 TEST(WmmaLowp, FixedInstanceEveryTypeShapeAndForm) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 1700;
-  struct InAcc {
-    int32_t in, c_type, compute;
-  };
-  for (const InAcc t : {InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32},
-                        InAcc{TCGEMM_TYPE_BF16, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32},
-                        InAcc{TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16},
-                        InAcc{TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32}}) {
+  for (const InAcc t : kInAccs) {
     const bool tf32 = t.in == TCGEMM_TYPE_F32;
     for (int32_t shape : shapes_of(t.in))
       for (const char* f : kForms)
