@@ -1,7 +1,9 @@
 // WMMA family A/B probe (probe-ab.txt): the kernel of a base commit ("old") against the working tree's
 // families/wmma_lowp/kernel.cuh ("NEW") in one process, F16 (FP32 and FP16 accumulation), BF16 and TF32.
-// The base kernel is the header of that commit with its namespace renamed:
-//   git show 62f2027:cxx/src/families/wmma_lowp/kernel.cuh |
+// Runs A-C had base 62f2027 and run D base 1354463 (probe-ab.txt); as committed it is run D's: "NEW" takes the
+// fixed instance where the configuration matches it (LowpFixed), as the library does. The base kernel is that commit's header with its
+// namespace renamed:
+//   git show 1354463:cxx/src/families/wmma_lowp/kernel.cuh |
 //     sed 's/namespace tcgemm::detail::wmma_lowp/namespace tcgemm::detail::wmma_lowp_old/' > old/kernel_old.cuh
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Icxx/include -Ibuild/cxx/include -Icxx/src -Ibench -I. wmma_probe.cu
 //     -o wmma_probe -Lbuild/cxx -ltcgemm -lcublas
@@ -58,12 +60,18 @@ void run(const char* name, int64_t n, bool ta, bool tb, int tile_k, int stages, 
     };
     auto f = [&] {
       constexpr int threads = wmma_lowp::LowpShape<In, Acc, FM, FN, FK, TM, TN, false, true>::kThreads;
+      constexpr int K = wmma_lowp::kLowpFixedTileK<In>;
       if (v == 0) {
         if (ta) launch(wmma_lowp_old::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, true, true>, threads);
         else launch(wmma_lowp_old::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, false, true>, threads);
+      } else if (ta) {
+        if (wmma_lowp::LowpFixed<In, FM, FN, TM, TN, true, true, K>::matches(a) && TM == 128 && TN == 128)
+          launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, true, true, K>, threads);
+        else launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, true, true, 0>, threads);
       } else {
-        if (ta) launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, true, true>, threads);
-        else launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, false, true>, threads);
+        if (wmma_lowp::LowpFixed<In, FM, FN, TM, TN, false, true, K>::matches(a) && TM == 128 && TN == 128)
+          launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, false, true, K>, threads);
+        else launch(wmma_lowp::wmma_lowp_kernel<In, Acc, FM, FN, FK, TM, TN, false, true, 0>, threads);
       }
     };
     const double ms = median_ms(f, reps);

@@ -109,10 +109,11 @@ struct LowpShape {
 
 // The configuration of the family's fixed instances (kTileK > 0): tile_k, 16-byte paddings, 3 stages and
 // hence the shared tiles' leading dimensions and sizes are compile-time constants, so that fragment addresses
-// and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0) spends 3.8 instructions
-// per HMMA outside the MMAs, most of them such arithmetic, and with 8 warps per SM the instruction count sets
-// its speed. The launcher takes a fixed instance only when the call's resolved configuration is exactly this
-// one (matches), so results do not depend on which instance ran.
+// and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0) issued 4.8 instructions
+// per HMMA (ncu), and with 8 warps per SM the instruction count sets its speed; the constants bought 7-18% on
+// BF16, TF32, FP16 accumulation and the 8-wide shapes at n = 8192, nothing on F16 16x16x16
+// (bench/results/2026-11-29-h200-wmma-unrolled/). The launcher takes a fixed instance only when the call's
+// resolved configuration is exactly this one (matches), so results do not depend on which instance ran.
 template <class In, int FM, int FN, int kTileM, int kTileN, bool kAKContig, bool kBKContig, int kTileK>
 struct LowpFixed {
   static constexpr bool kOn = kTileK > 0;
