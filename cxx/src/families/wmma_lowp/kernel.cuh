@@ -107,26 +107,22 @@ struct LowpShape {
                 "wmma_lowp: an o-contiguous tile row is whole 16-byte pieces");
 };
 
-// The configuration of the family's fixed instances (kTileK > 0): tile_k, 16-byte paddings, 3 stages and
-// hence the shared tiles' leading dimensions and sizes are compile-time constants, so that fragment addresses
-// and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0) issued 4.8 instructions
-// per HMMA (ncu), and with 8 warps per SM the instruction count sets its speed; the constants bought 7-18% on
-// BF16, TF32, FP16 accumulation and the 8-wide shapes at n = 8192, nothing on F16 16x16x16
-// (bench/results/2026-11-29-h200-wmma-unrolled/). The launcher takes a fixed instance only when the call's
-// resolved configuration is exactly this one (matches), so results do not depend on which instance ran.
-template <class In, int FM, int FN, int kTileM, int kTileN, bool kAKContig, bool kBKContig, int kTileK>
+// The configuration of a fixed instance (kTileK > 0; rules.hpp, lowp_fixed_config): tile_k, 16-byte paddings,
+// 3 stages and hence the shared tiles' leading dimensions and sizes are compile-time constants, so that
+// fragment addresses and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0)
+// issued 4.8 instructions per HMMA (ncu), and with 8 warps per SM the instruction count sets its speed; the
+// constants bought 7-18% on BF16, TF32, FP16 accumulation and the 8-wide shapes at n = 8192, nothing on F16
+// 16x16x16 (bench/results/2026-11-29-h200-wmma-unrolled/). The launcher takes a fixed instance only when the
+// call's configuration is exactly this one (lowp_fixed_instance_applies), so results do not depend on which
+// instance ran.
+template <class In, int FM, int FN, int FK, bool kAKContig, bool kBKContig, int kTileK>
 struct LowpFixed {
   static constexpr bool kOn = kTileK > 0;
-  static constexpr int kPad = 16 / int(sizeof(In));
-  static constexpr int kStages = 3;
-  static constexpr LowpOperandTile kA = lowp_operand_tile(kAKContig, FM, kTileM, kTileK, kPad);
-  static constexpr LowpOperandTile kB = lowp_operand_tile(kBKContig, FN, kTileN, kTileK, kPad);
-  static constexpr int64_t kABytes = lowp_operand_tile_bytes(kA, kTileM, kTileK, int(sizeof(In)));
-  static constexpr int64_t kBBytes = lowp_operand_tile_bytes(kB, kTileN, kTileK, int(sizeof(In)));
-  static bool matches(const LowpArgs& a) {
-    return kOn && a.tile_k == kTileK && a.stages == kStages && a.lda_s == kA.ld && a.ldb_s == kB.ld &&
-           a.a_tile_bytes == kABytes && a.b_tile_bytes == kBBytes && a.vec_a && a.vec_b;
-  }
+  static constexpr int kStages = kLowpFixedStages;
+  static constexpr LowpTiles kTiles =
+      lowp_tiles(lowp_fixed_config(wmma_shape_of(FM, FN, FK), int(sizeof(In))), int(sizeof(In)), kAKContig,
+                 !kBKContig);
+  static_assert(!kOn || kTileK == lowp_fixed_tile_k(int(sizeof(In))), "wmma_lowp: a fixed instance's tile_k");
 };
 
 // Offset (elements) of element (o, k) in a shared operand tile (rules.hpp, LowpOperandTile).
@@ -296,11 +292,13 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
   constexpr int W = Shape::kWarpTile;
   extern __shared__ __align__(128) unsigned char lowp_smem[];
   // The configuration: compile-time constants in a fixed instance, the call's otherwise.
-  using Fixed = LowpFixed<In, FM, FN, kTileM, kTileN, kAKContig, kBKContig, kFixedTileK>;
+  using Fixed = LowpFixed<In, FM, FN, FK, kAKContig, kBKContig, kFixedTileK>;
+  static_assert(!Fixed::kOn || (kTileM == kLowpFixedTile && kTileN == kLowpFixedTile),
+                "wmma_lowp: fixed instances have the fixed C tile");
   const int tile_k = Fixed::kOn ? kFixedTileK : p.tile_k;
-  const int lda_s = Fixed::kOn ? Fixed::kA.ld : p.lda_s, ldb_s = Fixed::kOn ? Fixed::kB.ld : p.ldb_s;
-  const int64_t a_tile_bytes = Fixed::kOn ? Fixed::kABytes : p.a_tile_bytes;
-  const int64_t stage_bytes = a_tile_bytes + (Fixed::kOn ? Fixed::kBBytes : p.b_tile_bytes);
+  const int lda_s = Fixed::kOn ? Fixed::kTiles.a.ld : p.lda_s, ldb_s = Fixed::kOn ? Fixed::kTiles.b.ld : p.ldb_s;
+  const int64_t a_tile_bytes = Fixed::kOn ? Fixed::kTiles.a_bytes : p.a_tile_bytes;
+  const int64_t stage_bytes = a_tile_bytes + (Fixed::kOn ? Fixed::kTiles.b_bytes : p.b_tile_bytes);
   const int S = Fixed::kOn ? Fixed::kStages : p.stages;
   const bool vec_a = Fixed::kOn || p.vec_a, vec_b = Fixed::kOn || p.vec_b;
   const int tid = static_cast<int>(threadIdx.x);
@@ -447,21 +445,16 @@ tcgemm_status launch_instance(const LowpArgs& args, int64_t smem_bytes, const De
   return TCGEMM_SUCCESS;
 }
 
-// The k-tile depth of the fixed instances: four k steps (64 16-bit elements, 32 TF32), the best depth at
-// n = 8192 (bench/results/2026-11-29-h200-wmma-unrolled/).
-template <class In>
-constexpr int kLowpFixedTileK = 4 * 32 / int(sizeof(In));
-
-// An operand form's instance: the fixed one for 128 x 128 tiles when the call's configuration is its
-// configuration (LowpFixed), the run-time one otherwise.
+// An operand form's instance: the fixed one (LowpFixed) when the call's configuration is exactly the fixed
+// configuration, the run-time one otherwise.
 template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
 tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
                                    cudaStream_t stream) {
-  if constexpr (kTileM == 128 && kTileN == 128) {
-    constexpr int kK = kLowpFixedTileK<In>;
-    if (LowpFixed<In, FM, FN, kTileM, kTileN, kAKContig, kBKContig, kK>::matches(args))
-      return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, kK>(args, smem_bytes, ctx,
-                                                                                          stream);
+  if constexpr (kTileM == kLowpFixedTile && kTileN == kLowpFixedTile) {
+    constexpr int kIn = int(sizeof(In));
+    if (lowp_fixed_instance_applies(args, wmma_shape_of(FM, FN, FK), kIn, kTileM, kTileN))
+      return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, lowp_fixed_tile_k(kIn)>(
+          args, smem_bytes, ctx, stream);
   }
   return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, 0>(args, smem_bytes, ctx, stream);
 }

@@ -8,8 +8,7 @@
 
 namespace tcgemm::detail {
 
-tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,
-                               cudaStream_t stream) {
+LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
   LowpArgs a = lowp_kernel_args(pr, r.tile, r.tile_n);
   const int in_bytes = datatype_bytes(pr.input_type);
   // 16-byte copies need a 16-byte aligned start and columns a whole number of 16-byte units apart.
@@ -25,6 +24,21 @@ tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& 
   a.ldb_s = tiles.b.ld;
   a.a_tile_bytes = tiles.a_bytes;
   a.b_tile_bytes = tiles.b_bytes;
+  return a;
+}
+
+bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n) {
+  if (tile_m != kLowpFixedTile || tile_n != kLowpFixedTile || !a.vec_a || !a.vec_b) return false;
+  const tcgemm_wmma_config f = lowp_fixed_config(shape, in_bytes);
+  const LowpTiles t = lowp_tiles(f, in_bytes, a.trans_a, a.trans_b);
+  return a.tile_k == f.tile_k && a.stages == f.stages && a.lda_s == t.a.ld && a.ldb_s == t.b.ld &&
+         a.a_tile_bytes == t.a_bytes && a.b_tile_bytes == t.b_bytes;
+}
+
+tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,
+                               cudaStream_t stream) {
+  const LowpArgs a = lowp_wmma_args(pr, r);
+  const int in_bytes = datatype_bytes(pr.input_type);
   const int acc_bytes = pr.compute == TCGEMM_TYPE_F16 ? 2 : 4;
   const int64_t smem = lowp_smem_bytes(r, in_bytes, acc_bytes, a.trans_a, a.trans_b);
   using namespace wmma_lowp;

@@ -104,6 +104,15 @@ inline unsigned lowp_grid(const LowpArgs& a) {
   return static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
 }
 
+// The kernel parameters of a call with a resolved configuration `r`, as launch_wmma_lowp passes them: the
+// shared tiles' leading dimensions and sizes, tile_k, stages, and whether each operand may go by 16-byte copies.
+LowpArgs lowp_wmma_args(const LowpProblem& p, const tcgemm_wmma_config& r);
+
+// Whether a call with these kernel parameters, on the WMMA shape `shape` with inputs of in_bytes and C tiles
+// of tile_m x tile_n, runs a fixed instance (rules.hpp, lowp_fixed_config): its configuration is exactly the
+// fixed one and both operands go by 16-byte copies.
+bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n);
+
 // Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked
 // by the caller). Returns TCGEMM_SUCCESS or a CUDA error.
 tcgemm_status launch_wmma_lowp(const LowpProblem& p, const tcgemm_wmma_config& resolved, const DeviceContext& ctx,

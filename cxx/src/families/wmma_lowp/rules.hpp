@@ -98,6 +98,27 @@ constexpr LowpTiles lowp_tiles(const tcgemm_wmma_config& r, int in_bytes, bool t
   return t;
 }
 
+// The configuration of the family's fixed instances (kernel.cuh, LowpFixed): 128 x 128 tiles, k-tiles of four k
+// steps (64 16-bit elements, 32 TF32: the best depth at n = 8192), 16-byte paddings and 3 stages, whose
+// fields, shared leading dimensions and tile sizes the kernel has as compile-time constants. The launcher takes
+// a fixed instance only for exactly this configuration (lowp_fixed_instance_applies, launch.hpp).
+constexpr int kLowpFixedTile = 128;
+constexpr int kLowpFixedStages = 3;
+TCGEMM_HOST_DEVICE constexpr int lowp_fixed_tile_k(int in_bytes) { return 4 * 32 / in_bytes; }
+constexpr tcgemm_wmma_config lowp_fixed_config(int shape, int in_bytes) {
+  const int pad = kLowpPadQuantumBytes / in_bytes;
+  return tcgemm_wmma_config{shape, kLowpFixedTile, lowp_fixed_tile_k(in_bytes), pad, pad, kLowpFixedStages,
+                            kLowpFixedTile, {0}};
+}
+// The tcgemm_wmma_shape of fragment dimensions (0 for none).
+TCGEMM_HOST_DEVICE constexpr int wmma_shape_of(int fm, int fn, int fk) {
+  return fk == 8 ? (fm == 16 && fn == 16 ? TCGEMM_WMMA_16x16x8 : 0)
+         : fm == 16 && fn == 16 ? TCGEMM_WMMA_16x16x16
+         : fm == 32 && fn == 8  ? TCGEMM_WMMA_32x8x16
+         : fm == 8 && fn == 32  ? TCGEMM_WMMA_8x32x16
+                                : 0;
+}
+
 // Dynamic shared memory of one block for one operand form: stages x (A tile + B tile), then one accumulator
 // fragment per warp for the epilogue (store_matrix_sync writes it, the warp's lanes read it back for the
 // guarded alpha/beta update).
