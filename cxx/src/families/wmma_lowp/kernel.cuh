@@ -391,7 +391,7 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
       };
       // The k-tile's steps unrolled for the usual depths (a k-tile of 32 or 64 16-bit elements, 32 TF32), so
       // that the fragment offsets are constants and the compiler can load one step's fragments while the
-      // previous step's MMAs run: 6-18% faster at n = 8192 than the plain loop, which other depths keep.
+      // previous step's MMAs run: 6-23% faster at n = 8192 than the plain loop (H200), which other depths keep.
       const auto unrolled = [&](auto steps_c) {
 #pragma unroll
         for (int ks = 0; ks < decltype(steps_c)::value; ++ks) k_step(ks);
