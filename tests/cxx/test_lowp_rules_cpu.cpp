@@ -12,6 +12,7 @@
 #include "api/lowp_call.hpp"
 #include "families/mma_lowp/launch.hpp"
 #include "families/mma_lowp/tf32_pack.hpp"
+#include "families/mma_lowp/tma_map.hpp"
 #include "families/wmma_lowp/launch.hpp"
 #include "families/wmma_lowp/rules.hpp"
 #include "tcgemm/tcgemm.h"
@@ -484,6 +485,53 @@ TEST(MmaLowpRule, TilingByDeviceAndSize) {
   p.m = p.n = 8192;
   EXPECT_EQ(tcgemm::detail::mma_lowp_tiling(p, ada), MmaLowpTiling::Small);
   EXPECT_GE(ada.smem_optin, tcgemm::detail::kMmaLowpSmallSmemBytes);
+}
+
+// Which fast-path problems TMA can describe (the TMA kernel on sm_90; the cp.async kernel otherwise): extents
+// up to 2^31 - 512 (32-bit box coordinates, boxes of up to 256 past them), leading dimensions of whole 16-byte
+// units below 2^40 bytes, A and B 16-byte aligned. A cc 8.x device or a CPU never takes it.
+TEST(MmaLowpRule, TmaDescribesTheOperands) {
+  alignas(16) static unsigned char buf[64];
+  tcgemm::detail::LowpProblem p;
+  p.transa = 'N';
+  p.transb = 'T';
+  p.m = 8192;
+  p.n = 77;
+  p.k = 3;
+  p.A = buf;
+  p.B = buf + 16;
+  p.lda = 8192;
+  p.ldb = 88;
+  p.input_type = TCGEMM_TYPE_BF16;
+  p.compute = TCGEMM_TYPE_F32;
+  EXPECT_TRUE(tcgemm::detail::mma_lowp_tma_layout_ok(p));
+  auto with = [&](auto change) {
+    tcgemm::detail::LowpProblem q = p;
+    change(q);
+    return tcgemm::detail::mma_lowp_tma_layout_ok(q);
+  };
+  using P = tcgemm::detail::LowpProblem;
+  const int64_t edge = (int64_t(1) << 31) - 512;
+  EXPECT_TRUE(with([&](P& q) { q.m = edge; q.lda = edge; }));
+  EXPECT_FALSE(with([&](P& q) { q.m = edge + 1; q.lda = edge + 8; }));
+  EXPECT_TRUE(with([&](P& q) { q.n = edge; }));
+  EXPECT_FALSE(with([&](P& q) { q.n = edge + 1; }));
+  EXPECT_TRUE(with([&](P& q) { q.k = edge; }));
+  EXPECT_FALSE(with([&](P& q) { q.k = edge + 1; }));
+  EXPECT_FALSE(with([](P& q) { q.ldb = 84; }));   // 168 bytes: not whole 16-byte units
+  EXPECT_TRUE(with([](P& q) { q.ldb = (int64_t(1) << 39) - 8; }));  // 2^40 - 16 bytes: TMA's largest stride
+  EXPECT_FALSE(with([](P& q) { q.ldb = int64_t(1) << 39; }));        // 2^40 bytes
+  EXPECT_FALSE(with([](P& q) { q.A = buf + 8; }));
+  EXPECT_FALSE(with([](P& q) { q.B = buf + 2; }));
+  // TF32 (the packed copies: 4-byte elements, leading dimension a multiple of 4).
+  EXPECT_TRUE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; q.lda = q.ldb = 40; }));
+  EXPECT_FALSE(with([](P& q) { q.input_type = TCGEMM_TYPE_F32; q.lda = 42; }));
+  // Devices: a cc 8.x device never takes it, whatever the layout (and no CUDA call is needed to say so).
+  tcgemm::detail::DeviceContext a100;
+  a100.cc_major = 8;
+  a100.sm_count = 108;
+  a100.smem_optin = 163 * 1024;
+  EXPECT_FALSE(tcgemm::detail::mma_lowp_tma_applies(p, a100));
 }
 
 // Without a configuration the WMMA family's defaults are fitted to the device's shared memory per block:

@@ -11,6 +11,7 @@
 #include "core/memory_pool.hpp"
 #include "families/mma_lowp/launch.hpp"
 #include "families/mma_lowp/tf32_pack.hpp"
+#include "families/mma_lowp/tma_map.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
 namespace tcgemm::detail {
@@ -124,10 +125,17 @@ void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute ro
   const char* tiles = route == LowpRoute::Wmma ? ""
                       : mma_lowp_tiling(p, ctx) == MmaLowpTiling::Large ? ", 256x128 tiles"
                                                                           : ", 128x128 tiles";
-  std::fprintf(stderr, "tcgemm lowp: %c%c m=%lld n=%lld k=%lld %s inputs: %s%s%s\n", p.transa, p.transb,
+  // The kernel's operands: the call's own, or the packed TF32 copies (pool memory, k-contiguous, k padded).
+  LowpProblem operands = p;
+  if (route == LowpRoute::Tf32Packed) {
+    operands.k = operands.lda = operands.ldb = tf32_pack_ld(p.k);
+    operands.A = operands.B = nullptr;  // pool blocks: aligned
+  }
+  const char* loads = route == LowpRoute::Wmma ? "" : mma_lowp_tma_applies(operands, ctx) ? ", TMA loads" : ", cp.async loads";
+  std::fprintf(stderr, "tcgemm lowp: %c%c m=%lld n=%lld k=%lld %s inputs: %s%s%s%s\n", p.transa, p.transb,
                static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
                p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), lowp_route_name(route),
-               tiles, note);
+               tiles, loads, note);
 }
 
 }  // namespace

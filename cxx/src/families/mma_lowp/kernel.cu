@@ -6,16 +6,31 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "families/mma_lowp/kernel.cuh"
+#include "families/mma_lowp/kernel_tma.cuh"
 #include "families/mma_lowp/launch.hpp"
+#include "families/mma_lowp/tma_map.hpp"
 
 namespace tcgemm::detail {
 namespace {
 
 using mma_lowp::mma_lowp_kernel;
+using mma_lowp::mma_lowp_tma_kernel;
 
+// The TMA kernel where it applies (tma_map.hpp) and its maps can be made; the cp.async kernel otherwise (sm_80,
+// operands TMA cannot describe, TCGEMM_LOWP_TMA=0). Both compute the same sums in the same order.
 template <class In, bool kAKMajor, bool kBKMajor, class T>
 tcgemm_status launch_instance(const LowpProblem& pr, const DeviceContext& ctx, cudaStream_t stream) {
   const LowpArgs args = lowp_kernel_args(pr, T::kTileM, T::kTileN);
+  constexpr int kTmaSmem = mma_lowp::tma_smem_bytes<T>();
+  LowpTmaMaps maps;
+  if (ctx.smem_optin >= kTmaSmem && mma_lowp_tma_applies(pr, ctx) &&
+      encode_lowp_tma_maps(pr, T::kTileM, T::kTileN, T::kTileK, &maps)) {
+    auto* kernel = mma_lowp_tma_kernel<In, kAKMajor, kBKMajor, T>;
+    TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "mma_lowp_tma_kernel"));
+    kernel<<<lowp_grid(args), T::kThreads, kTmaSmem, stream>>>(args, maps.a, maps.b);
+    TCGEMM_CHECK_LAUNCH("mma_lowp_tma_kernel");
+    return TCGEMM_SUCCESS;
+  }
   auto* kernel = mma_lowp_kernel<In, kAKMajor, kBKMajor, T>;
   TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "mma_lowp_kernel"));
   const unsigned grid = lowp_grid(args);

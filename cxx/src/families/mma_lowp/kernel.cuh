@@ -311,6 +311,56 @@ __device__ __forceinline__ void for_each_step(std::integer_sequence<int, kS...>,
   (f(std::integral_constant<int, kS>{}), ...);
 }
 
+// The epilogue, straight from a warp's accumulators: C = alpha * acc + beta * C inside m x n, C read only
+// when beta != 0 (BLAS), converted to C's type. FP32 C, the common case, has its own loop without the
+// per-element type switch (it was a tenth of the kernel's instructions at n = 8192). Shared by the cp.async
+// kernel below and the TMA one (kernel_tma.cuh).
+template <class Op, int kFragsM, int kFragsN>
+__device__ __forceinline__ void store_c_tile(const LowpArgs& p, const float (&acc)[kFragsM][kFragsN][4], int64_t m0,
+                                             int64_t n0, int warp_m0, int warp_n0, int lane) {
+  const int g = lane >> 2, t2 = (lane & 3) * 2;
+  const int64_t r0 = m0 + warp_m0 + g, c0 = n0 + warp_n0 + t2;
+  if (p.c_type == TCGEMM_TYPE_F32) {
+    float* C = static_cast<float*>(p.C);
+    const bool read_c = p.beta != 0.0f;
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j)
+#pragma unroll
+      for (int e1 = 0; e1 < 2; ++e1) {
+        const int64_t c = c0 + j * 8 + e1;
+        if (c >= p.n) continue;
+        float* col = C + c * p.ldc;
+#pragma unroll
+        for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+          for (int e0 = 0; e0 < 2; ++e0) {
+            const int64_t r = r0 + i * 16 + e0 * 8;
+            if (r < p.m) {
+              float v = p.alpha * Op::element(acc[i][j], e0 * 2 + e1);
+              if (read_c) v = fmaf(p.beta, col[r], v);
+              col[r] = v;
+            }
+          }
+      }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragsN; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int64_t r = r0 + i * 16 + (e >> 1) * 8;
+          const int64_t c = c0 + j * 8 + (e & 1);
+          if (r < p.m && c < p.n) {
+            const int64_t at = r + c * p.ldc;
+            float v = p.alpha * Op::element(acc[i][j], e);
+            if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
+            store_c_element(p.C, p.c_type, at, v);
+          }
+        }
+  }
+}
+
 // kAKMajor: op(A) = A^T (k contiguous); kBKMajor: op(B) = B (k contiguous).
 template <class In, bool kAKMajor, bool kBKMajor, class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(const LowpArgs p) {
@@ -437,50 +487,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
       for_each_step(std::make_integer_sequence<int, kKSteps>{}, [&](auto s_c) { step(kt, s_c); });
     cp_async_wait<0>();
 
-    // Epilogue straight from the accumulators: C = alpha * acc + beta * C inside m x n, C read only when
-    // beta != 0 (BLAS), converted to C's type. FP32 C, the common case, has its own loop without the
-    // per-element type switch (it was a tenth of the kernel's instructions at n = 8192).
-    const int g = lane >> 2, t2 = (lane & 3) * 2;
-    const int64_t r0 = m0 + warp_m0 + g, c0 = n0 + warp_n0 + t2;
-    if (p.c_type == TCGEMM_TYPE_F32) {
-      float* C = static_cast<float*>(p.C);
-      const bool read_c = p.beta != 0.0f;
-#pragma unroll
-      for (int j = 0; j < kFragsN; ++j)
-#pragma unroll
-        for (int e1 = 0; e1 < 2; ++e1) {
-          const int64_t c = c0 + j * 8 + e1;
-          if (c >= p.n) continue;
-          float* col = C + c * p.ldc;
-#pragma unroll
-          for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-            for (int e0 = 0; e0 < 2; ++e0) {
-              const int64_t r = r0 + i * 16 + e0 * 8;
-              if (r < p.m) {
-                float v = p.alpha * Op::element(acc[i][j], e0 * 2 + e1);
-                if (read_c) v = fmaf(p.beta, col[r], v);
-                col[r] = v;
-              }
-            }
-        }
-    } else {
-#pragma unroll
-      for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-        for (int j = 0; j < kFragsN; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int64_t r = r0 + i * 16 + (e >> 1) * 8;
-            const int64_t c = c0 + j * 8 + (e & 1);
-            if (r < p.m && c < p.n) {
-              const int64_t at = r + c * p.ldc;
-              float v = p.alpha * Op::element(acc[i][j], e);
-              if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
-              store_c_element(p.C, p.c_type, at, v);
-            }
-          }
-    }
+    store_c_tile<Op>(p, acc, m0, n0, warp_m0, warp_n0, lane);
   }
 }
 

@@ -1,7 +1,8 @@
-// Family mma_lowp: the fast path of tcgemm_gemm_ex and tcgemm_sgemm (kernel.cuh, kernel.cu): mma.sync
-// m16n8k16 for F16 and BF16 inputs (FP32 accumulation, or FP16 for F16 inputs) and m16n8k8 for TF32, cp.async
-// multistage pipeline. The WMMA family (wmma_lowp) stays the one for explicit configurations and the inputs
-// this one does not take (rules below).
+// Family mma_lowp: the fast path of tcgemm_gemm_ex and tcgemm_sgemm (kernel.cuh, kernel_tma.cuh, kernel.cu):
+// mma.sync m16n8k16 for F16 and BF16 inputs (FP32 accumulation, or FP16 for F16 inputs) and m16n8k8 for TF32,
+// a multistage ring of shared tiles filled by TMA on sm_90 (tma_map.hpp says when) and by cp.async otherwise.
+// The WMMA family (wmma_lowp) stays the one for explicit configurations and the inputs this one does not take
+// (rules below).
 #pragma once
 
 #include <cstdint>
