@@ -311,6 +311,52 @@ __device__ __forceinline__ void for_each_step(std::integer_sequence<int, kS...>,
   (f(std::integral_constant<int, kS>{}), ...);
 }
 
+// The pieces of one k step that the cp.async kernel below and the TMA one (kernel_tma.cuh) share. a_addr and
+// b_addr give each lane's ldmatrix address of a 16-wide block at a step (FragAddress, or FragAddressTmaMn for
+// the TMA layout of an m- or n-contiguous operand).
+template <class Op, int kFragsM, int kFragsN>
+__device__ __forceinline__ void zero_accumulators(float (&acc)[kFragsM][kFragsN][4]) {
+#pragma unroll
+  for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+}
+
+// Fragments of k step s of the k-tile whose A and B tiles start at a_s and b_s; MN-major operands go through
+// the .trans form.
+template <class Op, bool kAKMajor, bool kBKMajor, int kFragsM, int kHalfFragsN, class AAddr, class BAddr>
+__device__ __forceinline__ void load_step_fragments(uint32_t (&af)[kFragsM][4], uint32_t (&bf)[kHalfFragsN][4],
+                                                    const AAddr& a_addr, const BAddr& b_addr, uint32_t a_s,
+                                                    uint32_t b_s, int s) {
+#pragma unroll
+  for (int i = 0; i < kFragsM; ++i) {
+    ldmatrix_x4<!kAKMajor>(af[i], a_addr.at(a_s, i, s));
+#pragma unroll
+    for (int e = 0; e < 4; ++e) Op::round(af[i][e]);
+  }
+#pragma unroll
+  for (int jj = 0; jj < kHalfFragsN; ++jj) {
+    ldmatrix_x4<!kBKMajor>(bf[jj], b_addr.at(b_s, jj, s));
+#pragma unroll
+    for (int e = 0; e < 4; ++e) Op::round(bf[jj][e]);
+  }
+}
+
+// The MMAs of one k step: every 16 x 8 accumulator fragment of the warp, B's registers two 8-column blocks at a time.
+template <class Op, int kFragsM, int kFragsN>
+__device__ __forceinline__ void mma_step(float (&acc)[kFragsM][kFragsN][4], const uint32_t (&af)[kFragsM][4],
+                                         const uint32_t (&bf)[kFragsN / 2][4]) {
+#pragma unroll
+  for (int jj = 0; jj < kFragsN / 2; ++jj)
+#pragma unroll
+    for (int i = 0; i < kFragsM; ++i) {
+      Op::mma(acc[i][2 * jj], af[i], bf[jj][0], bf[jj][1]);
+      Op::mma(acc[i][2 * jj + 1], af[i], bf[jj][2], bf[jj][3]);
+    }
+}
+
 // The epilogue, straight from a warp's accumulators: C = alpha * acc + beta * C inside m x n, C read only
 // when beta != 0 (BLAS), converted to C's type. FP32 C, the common case, has its own loop without the
 // per-element type switch (it was a tenth of the kernel's instructions at n = 8192). Shared by the cp.async
@@ -396,18 +442,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
   // Fragments of k step s (0 .. kKSteps - 1) of the k-tile in the stage at a_s / b_s.
   auto load_frags = [&](uint32_t (&af)[kFragsM][4], uint32_t (&bf)[kFragsN / 2][4], uint32_t a_s, uint32_t b_s,
                         int s) {
-#pragma unroll
-    for (int i = 0; i < kFragsM; ++i) {
-      ldmatrix_x4<!kAKMajor>(af[i], a_addr.at(a_s, i, s));
-#pragma unroll
-      for (int e = 0; e < 4; ++e) Op::round(af[i][e]);
-    }
-#pragma unroll
-    for (int jj = 0; jj < kFragsN / 2; ++jj) {
-      ldmatrix_x4<!kBKMajor>(bf[jj], b_addr.at(b_s, jj, s));
-#pragma unroll
-      for (int e = 0; e < 4; ++e) Op::round(bf[jj][e]);
-    }
+    load_step_fragments<Op, kAKMajor, kBKMajor>(af, bf, a_addr, b_addr, a_s, b_s, s);
   };
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
@@ -430,12 +465,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
     using First = std::integral_constant<int, 0>;
 
     float acc[kFragsM][kFragsN][4];
-#pragma unroll
-    for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-      for (int j = 0; j < kFragsN; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+    zero_accumulators<Op>(acc);
 
     __syncthreads();  // the previous C tile's warps are done with every stage
 #pragma unroll
@@ -475,13 +505,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
           write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
         }
       }
-#pragma unroll
-      for (int jj = 0; jj < kFragsN / 2; ++jj)
-#pragma unroll
-        for (int i = 0; i < kFragsM; ++i) {
-          Op::mma(acc[i][2 * jj], af[s & 1][i], bf[s & 1][jj][0], bf[s & 1][jj][1]);
-          Op::mma(acc[i][2 * jj + 1], af[s & 1][i], bf[s & 1][jj][2], bf[s & 1][jj][3]);
-        }
+      mma_step<Op>(acc, af[s & 1], bf[s & 1]);
     };
     for (int64_t kt = 0; kt < k_tiles; ++kt)
       for_each_step(std::make_integer_sequence<int, kKSteps>{}, [&](auto s_c) { step(kt, s_c); });

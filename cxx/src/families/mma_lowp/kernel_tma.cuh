@@ -105,18 +105,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
   const BAddr b_addr(warp_n0, (kBKMajor ? q >> 1 : q & 1) * 8 + (lane & 7), kBKMajor ? q & 1 : q >> 1);
   auto load_frags = [&](uint32_t (&af)[kFragsM][4], uint32_t (&bf)[kFragsN / 2][4], uint32_t a_s, uint32_t b_s,
                         int s) {
-#pragma unroll
-    for (int i = 0; i < kFragsM; ++i) {
-      ldmatrix_x4<!kAKMajor>(af[i], a_addr.at(a_s, i, s));
-#pragma unroll
-      for (int e = 0; e < 4; ++e) Op::round(af[i][e]);
-    }
-#pragma unroll
-    for (int jj = 0; jj < kFragsN / 2; ++jj) {
-      ldmatrix_x4<!kBKMajor>(bf[jj], b_addr.at(b_s, jj, s));
-#pragma unroll
-      for (int e = 0; e < 4; ++e) Op::round(bf[jj][e]);
-    }
+    load_step_fragments<Op, kAKMajor, kBKMajor>(af, bf, a_addr, b_addr, a_s, b_s, s);
   };
   auto wait_slot = [&](int slot) {
     arch::mbarrier_wait(bars + 8 * slot, (phases >> slot) & 1u);
@@ -148,12 +137,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     };
 
     float acc[kFragsM][kFragsN][4];
-#pragma unroll
-    for (int i = 0; i < kFragsM; ++i)
-#pragma unroll
-      for (int j = 0; j < kFragsN; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+    zero_accumulators<Op>(acc);
 
     __syncthreads();  // the previous C tile's warps are done with every slot
     if (tid == 0)
@@ -185,13 +169,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         if constexpr (s == 0) {
           if (tid == 0 && kt + kStages - 1 < k_tiles) issue(refill_slot, kt + kStages - 1);
         }
-#pragma unroll
-        for (int jj = 0; jj < kFragsN / 2; ++jj)
-#pragma unroll
-          for (int i = 0; i < kFragsM; ++i) {
-            Op::mma(acc[i][2 * jj], af[s & 1][i], bf[s & 1][jj][0], bf[s & 1][jj][1]);
-            Op::mma(acc[i][2 * jj + 1], af[s & 1][i], bf[s & 1][jj][2], bf[s & 1][jj][3]);
-          }
+        mma_step<Op>(acc, af[s & 1], bf[s & 1]);
       });
       return more;
     };
