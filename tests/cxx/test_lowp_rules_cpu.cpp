@@ -532,6 +532,11 @@ TEST(MmaLowpRule, TmaDescribesTheOperands) {
   a100.sm_count = 108;
   a100.smem_optin = 163 * 1024;
   EXPECT_FALSE(tcgemm::detail::mma_lowp_tma_applies(p, a100));
+  // Nor a cc 9.x device whose blocks cannot have the TMA kernel's ring (also decided without CUDA).
+  tcgemm::detail::DeviceContext small_hopper = a100;
+  small_hopper.cc_major = 9;
+  small_hopper.smem_optin = tcgemm::detail::kMmaLowpTmaSmemBytes - 1;
+  EXPECT_FALSE(tcgemm::detail::mma_lowp_tma_applies(p, small_hopper));
 }
 
 // Without a configuration the WMMA family's defaults are fitted to the device's shared memory per block:

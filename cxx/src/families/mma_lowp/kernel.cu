@@ -22,8 +22,9 @@ template <class In, bool kAKMajor, bool kBKMajor, class T>
 tcgemm_status launch_instance(const LowpProblem& pr, const DeviceContext& ctx, cudaStream_t stream) {
   const LowpArgs args = lowp_kernel_args(pr, T::kTileM, T::kTileN);
   constexpr int kTmaSmem = mma_lowp::tma_smem_bytes<T>();
+  static_assert(kTmaSmem <= kMmaLowpTmaSmemBytes, "mma_lowp: launch.hpp's TMA shared memory covers every tiling");
   LowpTmaMaps maps;
-  if (ctx.smem_optin >= kTmaSmem && mma_lowp_tma_applies(pr, ctx) &&
+  if (mma_lowp_tma_applies(pr, ctx) &&
       encode_lowp_tma_maps(pr, T::kTileM, T::kTileN, T::kTileK, &maps)) {
     auto* kernel = mma_lowp_tma_kernel<In, kAKMajor, kBKMajor, T>;
     TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "mma_lowp_tma_kernel"));

@@ -140,6 +140,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     zero_accumulators<Op>(acc);
 
     __syncthreads();  // the previous C tile's warps are done with every slot
+    if (k_tiles == 0) {  // the launcher never sends k = 0 (launch_scale_c does), but nothing here would arrive
+      store_c_tile<Op>(p, acc, m0, n0, warp_m0, warp_n0, lane);
+      continue;
+    }
     if (tid == 0)
       for (int s = 0; s < kStages - 1; ++s)
         if (s < k_tiles) issue(s, s);

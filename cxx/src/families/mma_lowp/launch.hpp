@@ -35,6 +35,9 @@ bool mma_lowp_tf32_eligible(const LowpProblem& p);
 constexpr int64_t kMmaLowpLargeSmemBytes = 3 * (256 + 128) * 128;
 constexpr int64_t kMmaLowpSmallSmemBytes = 3 * (128 + 128) * 128;
 constexpr int64_t kMmaLowpLargeTileM = 256, kMmaLowpLargeTileN = 128;
+// The TMA kernel's shared memory for the larger tiling: the ring, 1024 bytes of alignment slack and the slots'
+// mbarriers (kernel_tma.cuh, tma_smem_bytes; kernel.cu checks both tilings against it).
+constexpr int64_t kMmaLowpTmaSmemBytes = kMmaLowpLargeSmemBytes + 1024 + 8 * 3;
 enum class MmaLowpTiling { Large, Small };
 // Large where the device's blocks can have its shared memory and the problem has at least one 256 x 128
 // tile per SM (a full wave); otherwise Small, which makes twice the tiles for problems that leave SMs idle.

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "core/env.hpp"
+#include "families/mma_lowp/launch.hpp"
 #include "families/sm90/rules.hpp"
 #include "families/wmma_lowp/rules.hpp"
 
@@ -23,8 +24,10 @@ EncodeTiled encoder() {
     // 12000: the function exists since CUDA 12.0.
     if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found) !=
             cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
+        found != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();  // a failed lookup must not surface later as the fallback kernel's launch error
       return EncodeTiled(nullptr);
+    }
     return reinterpret_cast<EncodeTiled>(f);
   }();
   return fn;
@@ -60,7 +63,7 @@ bool mma_lowp_tma_layout_ok(const LowpProblem& p) {
 
 bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx) {
   static const bool enabled = env_int("TCGEMM_LOWP_TMA", 0, 1, 1) == 1;
-  return enabled && mma_lowp_tma_layout_ok(p) && sm90_code_available(ctx);
+  return enabled && ctx.smem_optin >= kMmaLowpTmaSmemBytes && mma_lowp_tma_layout_ok(p) && sm90_code_available(ctx);
 }
 
 bool encode_lowp_tma_maps(const LowpProblem& p, int tile_m, int tile_n, int tile_k, LowpTmaMaps* maps) {

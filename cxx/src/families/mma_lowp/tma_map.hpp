@@ -18,8 +18,10 @@ namespace tcgemm::detail {
 bool mma_lowp_tma_layout_ok(const LowpProblem& p);
 
 // Whether this call takes the TMA kernel: the layout above, a cc 9.x device with the build's sm_90 code
-// loaded (sm90_code_available: a compute_80 PTX JIT-compiled for it has no TMA instructions), and
-// TCGEMM_LOWP_TMA not set to 0 (the switch that lets the tests run the cp.async kernel on the same device).
+// loaded (sm90_code_available: a compute_80 PTX JIT-compiled for it has no TMA instructions) whose blocks may
+// have kMmaLowpTmaSmemBytes, and TCGEMM_LOWP_TMA not set to 0 (the switch that lets the tests run the cp.async
+// kernel on the same device). Only a refusal of the driver's encoder (encode_lowp_tma_maps) can still send
+// such a call to the cp.async kernel.
 bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx);
 
 // The two maps of a problem for a tiling of tile_m x tile_n x tile_k: K-major operands (A^T, untransposed B)
