@@ -67,6 +67,20 @@ tcgemm_status tf32_pack_worth_trying(int64_t bytes, bool* worth) {
   return TCGEMM_SUCCESS;
 }
 
+// The problem the mma.sync kernel runs on the TF32 packed copies a_pack and b_pack of p's operands: op(A)^T and
+// op(B), both k-contiguous, k padded with zeros to tf32_pack_ld(k) (families/mma_lowp/tf32_pack.hpp).
+LowpProblem tf32_packed_problem(const LowpProblem& p, const void* a_pack, const void* b_pack) {
+  LowpProblem q = p;
+  q.transa = 'T';
+  q.transb = 'N';
+  q.k = tf32_pack_ld(p.k);  // the padding is zeros in both copies
+  q.A = a_pack;
+  q.lda = q.k;
+  q.B = b_pack;
+  q.ldb = q.k;
+  return q;
+}
+
 // The TF32 fast path: op(A)^T and op(B) packed and rounded into scratch memory ordered on `stream`, then the
 // mma.sync kernel on the copies (families/mma_lowp/tf32_pack.hpp). *ran is false, with nothing launched, when
 // the pool cannot supply the copies; the caller then runs the product in place.
@@ -84,15 +98,7 @@ tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_b
   const float* B = static_cast<const float*>(p.B);
   TCGEMM_TRY(launch_tf32_pack(A, p.lda, p.transa == 'T', p.k, p.m, static_cast<float*>(a_pack), stream));
   TCGEMM_TRY(launch_tf32_pack(B, p.ldb, p.transb == 'N', p.k, p.n, static_cast<float*>(b_pack), stream));
-  LowpProblem q = p;
-  q.transa = 'T';
-  q.transb = 'N';
-  q.k = tf32_pack_ld(p.k);  // the padding is zeros in both copies
-  q.A = a_pack;
-  q.lda = q.k;
-  q.B = b_pack;
-  q.ldb = q.k;
-  return launch_mma_lowp(q, ctx, stream);
+  return launch_mma_lowp(tf32_packed_problem(p, a_pack, b_pack), ctx, stream);
 }
 
 }  // namespace
@@ -125,13 +131,11 @@ void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute ro
   const char* tiles = route == LowpRoute::Wmma ? ""
                       : mma_lowp_tiling(p, ctx) == MmaLowpTiling::Large ? ", 256x128 tiles"
                                                                           : ", 128x128 tiles";
-  // The kernel's operands: the call's own, or the packed TF32 copies (pool memory, k-contiguous, k padded).
-  LowpProblem operands = p;
-  if (route == LowpRoute::Tf32Packed) {
-    operands.k = operands.lda = operands.ldb = tf32_pack_ld(p.k);
-    operands.A = operands.B = nullptr;  // pool blocks: aligned
-  }
-  const char* loads = route == LowpRoute::Wmma ? "" : mma_lowp_tma_applies(operands, ctx) ? ", TMA loads" : ", cp.async loads";
+  // The kernel's operands: the call's own, or the packed TF32 copies (pool blocks, aligned: stood in for by null).
+  const LowpProblem operands = route == LowpRoute::Tf32Packed ? tf32_packed_problem(p, nullptr, nullptr) : p;
+  const char* loads = route == LowpRoute::Wmma                         ? ""
+                      : mma_lowp_tma_applies(operands, ctx) ? ", TMA loads"
+                                                            : ", cp.async loads";
   std::fprintf(stderr, "tcgemm lowp: %c%c m=%lld n=%lld k=%lld %s inputs: %s%s%s%s\n", p.transa, p.transb,
                static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
                p.input_type == TCGEMM_TYPE_F32 ? "TF32" : datatype_name(p.input_type), lowp_route_name(route),

@@ -193,9 +193,30 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem) {
                  : "r"(smem));
 }
 
+// Where each lane's ldmatrix.x4 reads, as the FragAddress types take it: line `line` (0..15) of a 16-wide
+// block, at 16-byte half `half` of a k step. A: lanes 0-15 address lines m..m+15 at the step's first 16 bytes,
+// lanes 16-31 the same lines at its second (K-major); matrix q = lane / 8 is (k + (q / 2) * 8, m + (q % 2) * 8)
+// transposed on load (MN-major). B, two 8-column blocks per ldmatrix (registers 0, 1 for columns n..n+7, 2, 3
+// for n+8..n+15): matrix q is (n + (q / 2) * 8, the step's (q % 2)-th 16 bytes) (K-major) or
+// (k + (q % 2) * 8, n + (q / 2) * 8) transposed (MN-major).
+struct LaneSpot {
+  int line, half;
+};
+template <bool kKMajor>
+__device__ __forceinline__ LaneSpot a_lane_spot(int lane) {
+  const int q = lane >> 3;
+  return kKMajor ? LaneSpot{lane & 15, lane >> 4} : LaneSpot{(q >> 1) * 8 + (lane & 7), q & 1};
+}
+template <bool kKMajor>
+__device__ __forceinline__ LaneSpot b_lane_spot(int lane) {
+  const int q = lane >> 3;
+  return kKMajor ? LaneSpot{(q >> 1) * 8 + (lane & 7), q & 1} : LaneSpot{(q & 1) * 8 + (lane & 7), q >> 1};
+}
+
 // The shared-memory byte offsets one lane's ldmatrix.x4 reads for the 16-wide block b (of m or n) of a
 // warp's share of an operand tile at k step s, kept so that the loop adds constants only (otherwise every
 // ldmatrix waits on a chain of swizzle arithmetic, with 2 warps per scheduler to hide it). The lane reads
+// (LaneSpot: line_lane = spot.line, h = spot.half)
 // line `line_lane` of the block (0..15) at 16-byte piece h (0 or 1) of the step (K-major), or line
 // `line_lane` of the step's 16 k and the block's piece h (MN-major), as tile_offset swizzles it:
 //  - K-major: line w + 16 b + line_lane, piece 2 s + h. Its swizzle depends on line_lane only (w and 16 b
@@ -208,7 +229,8 @@ struct FragAddress {
   uint32_t base = 0, c16 = 0;
   uint32_t per_block[kKMajor ? 1 : kBlocks] = {};
 
-  __device__ __forceinline__ FragAddress(int w, int line_lane, int h) {
+  __device__ __forceinline__ FragAddress(int w, LaneSpot spot) {
+    const int line_lane = spot.line, h = spot.half;
     if constexpr (kKMajor) {
       const int swz = kLineBytes == 64 ? (line_lane >> 1) & 3 : line_lane & 7;
       base = uint32_t((w + line_lane) * kLineBytes);
@@ -428,16 +450,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) mma_lowp_kernel(co
   const int warp_m0 = (warp % kWarpsM) * kWarpM, warp_n0 = (warp / kWarpsM) * kWarpN;
   const int64_t k_tiles = ceil_div_nonneg(p.k, int64_t(kTileK));
 
-  // Where each lane's ldmatrix reads (FragAddress). A: lanes 0-15 address lines m..m+15 at the step's first
-  // 16 bytes, lanes 16-31 the same lines at its second (K-major); matrix q = lane / 8 is (k + (q / 2) * 8,
-  // m + (q % 2) * 8) transposed on load (MN-major). B, two 8-column blocks per ldmatrix (registers 0, 1 for
-  // columns n..n+7, 2, 3 for n+8..n+15): matrix q is (n + (q / 2) * 8, the step's (q % 2)-th 16 bytes)
-  // (K-major) or (k + (q % 2) * 8, n + (q / 2) * 8) transposed (MN-major).
-  const int q = lane >> 3;
-  const FragAddress<kAKMajor, kALine, kFragsM> a_addr(warp_m0, kAKMajor ? lane & 15 : (q >> 1) * 8 + (lane & 7),
-                                                     kAKMajor ? lane >> 4 : q & 1);
-  const FragAddress<kBKMajor, kBLine, kFragsN / 2> b_addr(warp_n0, (kBKMajor ? q >> 1 : q & 1) * 8 + (lane & 7),
-                                                          kBKMajor ? q & 1 : q >> 1);
+  // Where each lane's ldmatrix reads (a_lane_spot, b_lane_spot).
+  const FragAddress<kAKMajor, kALine, kFragsM> a_addr(warp_m0, a_lane_spot<kAKMajor>(lane));
+  const FragAddress<kBKMajor, kBLine, kFragsN / 2> b_addr(warp_n0, b_lane_spot<kBKMajor>(lane));
 
   // Fragments of k step s (0 .. kKSteps - 1) of the k-tile in the stage at a_s / b_s.
   auto load_frags = [&](uint32_t (&af)[kFragsM][4], uint32_t (&bf)[kFragsN / 2][4], uint32_t a_s, uint32_t b_s,

@@ -41,7 +41,8 @@ namespace tcgemm::detail::mma_lowp {
 template <int kBlocks, int kTileK>
 struct FragAddressTmaMn {
   uint32_t per_block[kBlocks] = {};
-  __device__ __forceinline__ FragAddressTmaMn(int w, int line_lane, int h) {
+  __device__ __forceinline__ FragAddressTmaMn(int w, LaneSpot spot) {
+    const int line_lane = spot.line, h = spot.half;
 #pragma unroll
     for (int b = 0; b < kBlocks; ++b) {
       const int p = w / 8 + 2 * b + h;
@@ -97,12 +98,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
   __syncthreads();
   uint32_t phases = 0;  // bit s: the parity of slot s's next phase
 
-  // Where each lane's ldmatrix reads: as in mma_lowp_kernel for K-major operands (128-byte lines).
-  const int q = lane >> 3;
+  // Where each lane's ldmatrix reads (a_lane_spot, b_lane_spot): K-major tiles as in mma_lowp_kernel (128-byte
+  // lines), MN-major ones in the TMA layout.
   using AAddr = std::conditional_t<kAKMajor, FragAddress<true, 128, kFragsM>, FragAddressTmaMn<kFragsM, kTileK>>;
   using BAddr = std::conditional_t<kBKMajor, FragAddress<true, 128, kFragsN / 2>, FragAddressTmaMn<kFragsN / 2, kTileK>>;
-  const AAddr a_addr(warp_m0, kAKMajor ? lane & 15 : (q >> 1) * 8 + (lane & 7), kAKMajor ? lane >> 4 : q & 1);
-  const BAddr b_addr(warp_n0, (kBKMajor ? q >> 1 : q & 1) * 8 + (lane & 7), kBKMajor ? q & 1 : q >> 1);
+  const AAddr a_addr(warp_m0, a_lane_spot<kAKMajor>(lane));
+  const BAddr b_addr(warp_n0, b_lane_spot<kBKMajor>(lane));
   auto load_frags = [&](uint32_t (&af)[kFragsM][4], uint32_t (&bf)[kFragsN / 2][4], uint32_t a_s, uint32_t b_s,
                         int s) {
     load_step_fragments<Op, kAKMajor, kBKMajor>(af, bf, a_addr, b_addr, a_s, b_s, s);

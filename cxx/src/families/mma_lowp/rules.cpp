@@ -11,8 +11,7 @@ bool mma_lowp_eligible(const LowpProblem& p) {
   // FP32 accumulation, or FP16 accumulation of F16 inputs (m16n8k16 with f16 C).
   if (p.compute != TCGEMM_TYPE_F32 && !(p.compute == TCGEMM_TYPE_F16 && p.input_type == TCGEMM_TYPE_F16)) return false;
   if (p.alpha == 0.0f || p.k < 1 || p.m < 1 || p.n < 1) return false;
-  auto aligned16 = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  if (!aligned16(p.A) || !aligned16(p.B) || p.lda % 8 != 0 || p.ldb % 8 != 0) return false;
+  if (!lowp_vec16_ok(p.A, p.lda, 2) || !lowp_vec16_ok(p.B, p.ldb, 2)) return false;  // 16-bit elements
   const int64_t a_contiguous = p.transa == 'N' ? p.m : p.k;
   const int64_t b_contiguous = p.transb == 'N' ? p.k : p.n;
   return a_contiguous % 8 == 0 && b_contiguous % 8 == 0;

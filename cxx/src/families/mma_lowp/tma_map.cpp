@@ -53,12 +53,11 @@ bool encode(EncodeTiled fn, const void* base, int elem_bytes, int64_t inner, int
 bool mma_lowp_tma_layout_ok(const LowpProblem& p) {
   constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 512;
   if (p.m < 1 || p.n < 1 || p.k < 1 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent) return false;
-  const int64_t elem = p.input_type == TCGEMM_TYPE_F32 ? 4 : datatype_bytes(p.input_type);
+  const int elem = datatype_bytes(p.input_type);
   constexpr int64_t kMaxStride = int64_t(1) << 40;
   for (const int64_t ld : {p.lda, p.ldb})
-    if (ld < 1 || ld >= kMaxStride / elem || (ld * elem) % 16 != 0) return false;
-  auto aligned16 = [](const void* ptr) { return reinterpret_cast<uintptr_t>(ptr) % 16 == 0; };
-  return aligned16(p.A) && aligned16(p.B);
+    if (ld < 1 || ld >= kMaxStride / elem) return false;
+  return lowp_vec16_ok(p.A, p.lda, elem) && lowp_vec16_ok(p.B, p.ldb, elem);
 }
 
 bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx) {
@@ -69,7 +68,7 @@ bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx) {
 bool encode_lowp_tma_maps(const LowpProblem& p, int tile_m, int tile_n, int tile_k, LowpTmaMaps* maps) {
   const EncodeTiled fn = encoder();
   if (!fn) return false;
-  const int elem = p.input_type == TCGEMM_TYPE_F32 ? 4 : datatype_bytes(p.input_type);
+  const int elem = datatype_bytes(p.input_type);
   const bool a_kmajor = p.transa == 'T', b_kmajor = p.transb == 'N';
   const bool a_ok = a_kmajor ? encode(fn, p.A, elem, p.k, p.m, p.lda, tile_k, tile_m, &maps->a)
                              : encode(fn, p.A, elem, p.m, p.k, p.lda, 64, tile_k, &maps->a);

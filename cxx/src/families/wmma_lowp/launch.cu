@@ -11,12 +11,8 @@ namespace tcgemm::detail {
 LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
   LowpArgs a = lowp_kernel_args(pr, r.tile, r.tile_n);
   const int in_bytes = datatype_bytes(pr.input_type);
-  // 16-byte copies need a 16-byte aligned start and columns a whole number of 16-byte units apart.
-  const auto vec_ok = [](const void* x, int64_t ld, int bytes) {
-    return reinterpret_cast<uintptr_t>(x) % 16 == 0 && (ld * bytes) % 16 == 0;
-  };
-  a.vec_a = vec_ok(pr.A, pr.lda, in_bytes);
-  a.vec_b = vec_ok(pr.B, pr.ldb, in_bytes);
+  a.vec_a = lowp_vec16_ok(pr.A, pr.lda, in_bytes);
+  a.vec_b = lowp_vec16_ok(pr.B, pr.ldb, in_bytes);
   a.tile_k = r.tile_k;
   a.stages = r.stages;
   const LowpTiles tiles = lowp_tiles(r, in_bytes, a.trans_a, a.trans_b);

@@ -110,13 +110,14 @@ constexpr tcgemm_wmma_config lowp_fixed_config(int shape, int in_bytes) {
   return tcgemm_wmma_config{shape, kLowpFixedTile, lowp_fixed_tile_k(in_bytes), pad, pad, kLowpFixedStages,
                             kLowpFixedTile, {0}};
 }
-// The tcgemm_wmma_shape of fragment dimensions (0 for none).
+// The tcgemm_wmma_shape of fragment dimensions (0 for none): the inverse of wmma_dims.
 TCGEMM_HOST_DEVICE constexpr int wmma_shape_of(int fm, int fn, int fk) {
-  return fk == 8 ? (fm == 16 && fn == 16 ? TCGEMM_WMMA_16x16x8 : 0)
-         : fm == 16 && fn == 16 ? TCGEMM_WMMA_16x16x16
-         : fm == 32 && fn == 8  ? TCGEMM_WMMA_32x8x16
-         : fm == 8 && fn == 32  ? TCGEMM_WMMA_8x32x16
-                                : 0;
+  const int shapes[4] = {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16, TCGEMM_WMMA_16x16x8};
+  for (int i = 0; i < 4; ++i) {
+    const WmmaDims d = wmma_dims(shapes[i]);
+    if (d.m == fm && d.n == fn && d.k == fk) return shapes[i];
+  }
+  return 0;
 }
 
 // Dynamic shared memory of one block for one operand form: stages x (A tile + B tile), then one accumulator
