@@ -1,4 +1,4 @@
-// The Tensor Memory Accelerator (sm_90): 2-D tile loads global -> shared (cp.async.bulk.tensor), completed on a
+// The Tensor Memory Accelerator (sm_90): 2-D and 3-D tile loads global -> shared (cp.async.bulk.tensor), completed on a
 // shared-memory mbarrier that counts the bytes delivered (PTX ISA: "Tensor copy", "mbarrier"). One thread issues
 // a whole tile; the other threads neither compute addresses nor issue copies, which is why the mma_lowp family
 // uses it on sm_90 (its cp.async copies cost 16% of its time at n = 8192, measured by leaving them out).
@@ -53,6 +53,19 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
           dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+#endif
+}
+
+// The 3-D form: coordinates c0 (contiguous), c1 and c2. The box lands in shared memory with c0 fastest, then c1,
+// then c2, so a box of 64 x rows x blocks is `blocks` 2-D boxes of 64 x rows one after the other.
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap* map, int32_t c0, int32_t c1, int32_t c2,
+                                            uint32_t bar) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+          dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
       : "memory");
 #endif
 }

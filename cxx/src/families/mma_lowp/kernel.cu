@@ -28,7 +28,7 @@ tcgemm_status launch_instance(const LowpProblem& pr, const DeviceContext& ctx, c
       encode_lowp_tma_maps(pr, T::kTileM, T::kTileN, T::kTileK, &maps)) {
     auto* kernel = mma_lowp_tma_kernel<In, kAKMajor, kBKMajor, T>;
     TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "mma_lowp_tma_kernel"));
-    kernel<<<lowp_grid(args), T::kThreads, kTmaSmem, stream>>>(args, maps.a, maps.b);
+    kernel<<<lowp_grid(args), T::kThreads, kTmaSmem, stream>>>(args, maps.a, maps.b, maps.a_one_box, maps.b_one_box);
     TCGEMM_CHECK_LAUNCH("mma_lowp_tma_kernel");
     return TCGEMM_SUCCESS;
   }

@@ -22,8 +22,11 @@
 //  - K-major operand (k contiguous, 128 bytes of k per k-tile): rows m (or n) of 128 bytes, one box of
 //    kTileK x kTileM per k-tile, the layout FragAddress<true, 128, ...> reads;
 //  - MN-major operand (m or n contiguous, 16-bit elements only): the box's contiguous side is at most 128
-//    bytes, so the tile is kTileM / 64 boxes of 64 elements x kTileK rows of k, one after the other
-//    (FragAddressTmaMn).
+//    bytes, so the tile is kTileM / 64 pieces of 64 elements x kTileK rows of k, one after the other
+//    (FragAddressTmaMn). Where m (n) is whole 64-element blocks one 3-D box brings all the pieces
+//    (tma_map.hpp, a_one_box): the 'N','N' and 'N','T' forms had issued 5 and 6 copies per k-tile against the
+//    'T','N' form's 2, from thread 0 ahead of its warp's MMAs, and ran 10-20% more instructions (ncu; the
+//    one-box maps measured +1-3% on the H200, bench/results/2026-11-29-h200-lowp-one-box).
 // Edges: TMA fills whatever lies outside the tensor (m, n or k) with zeros, so no copy is masked.
 #pragma once
 
@@ -68,11 +71,12 @@ constexpr int tma_smem_bytes() {
 }
 
 // kAKMajor: op(A) = A^T (k contiguous); kBKMajor: op(B) = B (k contiguous). map_a and map_b: the operands'
-// tensor maps (tma_map.hpp): boxes of kTileK x kTileM (kTileN) for K-major operands, 64 x kTileK for MN-major.
+// tensor maps (tma_map.hpp): boxes of kTileK x kTileM (kTileN) for K-major operands; for MN-major ones one
+// 3-D box of 64 x kTileK x (tile / 64) where a_one_box (b_one_box), else tile / 64 boxes of 64 x kTileK.
 template <class In, bool kAKMajor, bool kBKMajor, class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     mma_lowp_tma_kernel(const LowpArgs p, const __grid_constant__ CUtensorMap map_a,
-                        const __grid_constant__ CUtensorMap map_b) {
+                        const __grid_constant__ CUtensorMap map_b, const bool a_one_box, const bool b_one_box) {
   using Op = MmaOp<In>;
   constexpr int kTileM = T::kTileM, kTileN = T::kTileN, kTileK = T::kTileK, kStages = T::kStages;
   constexpr int kWarpsM = T::kWarpsM, kWarpM = T::kWarpM, kWarpN = T::kWarpN, kKSteps = T::kKSteps;
@@ -125,12 +129,16 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
       arch::mbarrier_arrive_expect_tx(bar, kStageBytes);
       if constexpr (kAKMajor) {
         arch::tma_load_2d(a_s, &map_a, k0, m0, bar);
+      } else if (a_one_box) {
+        arch::tma_load_3d(a_s, &map_a, 0, k0, m0 / 64, bar);
       } else {
 #pragma unroll
         for (int j = 0; j < kTileM / 64; ++j) arch::tma_load_2d(a_s + j * kTileK * 128, &map_a, m0 + 64 * j, k0, bar);
       }
       if constexpr (kBKMajor) {
         arch::tma_load_2d(b_s, &map_b, k0, n0, bar);
+      } else if (b_one_box) {
+        arch::tma_load_3d(b_s, &map_b, 0, k0, n0 / 64, bar);
       } else {
 #pragma unroll
         for (int j = 0; j < kTileN / 64; ++j) arch::tma_load_2d(b_s + j * kTileK * 128, &map_b, n0 + 64 * j, k0, bar);

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include "arch/tma_encode.hpp"
 #include "core/env.hpp"
 #include "families/mma_lowp/launch.hpp"
 #include "families/sm90/rules.hpp"
@@ -11,41 +12,35 @@
 namespace tcgemm::detail {
 namespace {
 
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// The driver's cuTensorMapEncodeTiled, reached through the runtime (the library links no libcuda); looked up
-// once per process. nullptr when the driver does not have it.
-EncodeTiled encoder() {
-  static const EncodeTiled fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    // 12000: the function exists since CUDA 12.0.
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();  // a failed lookup must not surface later as the fallback kernel's launch error
-      return EncodeTiled(nullptr);
-    }
-    return reinterpret_cast<EncodeTiled>(f);
-  }();
-  return fn;
+// One operand stored column-major with `inner` contiguous elements per column, `outer` columns, leading
+// dimension ld: boxes of box_inner x box_outer elements, 128-byte swizzle.
+bool encode(const void* base, int elem_bytes, int64_t inner, int64_t outer, int64_t ld, int box_inner, int box_outer,
+            CUtensorMap* map) {
+  const uint64_t dims[2] = {uint64_t(inner), uint64_t(outer)};
+  const uint64_t strides[1] = {uint64_t(ld) * uint64_t(elem_bytes)};
+  const uint32_t box[2] = {uint32_t(box_inner), uint32_t(box_outer)};
+  return tma_encode_tiled(map, base, elem_bytes, 2, dims, strides, box, TmaSwizzle::k128B);
 }
 
-// One operand stored column-major with `inner` contiguous elements per column, `outer` columns, leading
-// dimension ld: boxes of box_inner x box_outer elements.
-bool encode(EncodeTiled fn, const void* base, int elem_bytes, int64_t inner, int64_t outer, int64_t ld, int box_inner,
-            int box_outer, CUtensorMap* map) {
-  const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld) * cuuint64_t(elem_bytes)};
-  const cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  // The bits are copied as they are: 16-bit types as UINT16, FP32 (TF32-rounded) as UINT32.
-  const CUtensorMapDataType type = elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT32;
-  return fn(map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+// An MN-major operand of `extent` (a multiple of 64) contiguous elements per column, `k` columns, leading
+// dimension ld, viewed as 64 x k x (extent / 64): box 64 x tile_k x (tile / 64), the tile's pieces in one copy.
+bool encode_mn_blocks(const void* base, int elem_bytes, int64_t extent, int64_t k, int64_t ld, int tile_k, int tile,
+                      CUtensorMap* map) {
+  const uint64_t dims[3] = {64, uint64_t(k), uint64_t(extent / 64)};
+  const uint64_t strides[2] = {uint64_t(ld) * uint64_t(elem_bytes), uint64_t(64 * elem_bytes)};
+  const uint32_t box[3] = {64, uint32_t(tile_k), uint32_t(tile / 64)};
+  return tma_encode_tiled(map, base, elem_bytes, 3, dims, strides, box, TmaSwizzle::k128B);
+}
+
+// An MN-major operand: one 3-D box per tile where its extent is whole 64-element blocks and the driver takes
+// the view (and TCGEMM_LOWP_TMA_ONE_BOX is not 0, the switch that measures the 2-D pieces on the same build),
+// 2-D pieces otherwise.
+bool encode_mn_major(const void* base, int elem_bytes, int64_t extent, int64_t k, int64_t ld,
+                     int tile_k, int tile, CUtensorMap* map, bool* one_box) {
+  static const bool one_box_enabled = env_int("TCGEMM_LOWP_TMA_ONE_BOX", 0, 1, 1) == 1;
+  *one_box = one_box_enabled && elem_bytes == 2 && extent % 64 == 0 && tile % 64 == 0 &&
+             encode_mn_blocks(base, elem_bytes, extent, k, ld, tile_k, tile, map);
+  return *one_box || encode(base, elem_bytes, extent, k, ld, 64, tile_k, map);
 }
 
 }  // namespace
@@ -66,14 +61,13 @@ bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx) {
 }
 
 bool encode_lowp_tma_maps(const LowpProblem& p, int tile_m, int tile_n, int tile_k, LowpTmaMaps* maps) {
-  const EncodeTiled fn = encoder();
-  if (!fn) return false;
   const int elem = datatype_bytes(p.input_type);
   const bool a_kmajor = p.transa == 'T', b_kmajor = p.transb == 'N';
-  const bool a_ok = a_kmajor ? encode(fn, p.A, elem, p.k, p.m, p.lda, tile_k, tile_m, &maps->a)
-                             : encode(fn, p.A, elem, p.m, p.k, p.lda, 64, tile_k, &maps->a);
-  const bool b_ok = b_kmajor ? encode(fn, p.B, elem, p.k, p.n, p.ldb, tile_k, tile_n, &maps->b)
-                             : encode(fn, p.B, elem, p.n, p.k, p.ldb, 64, tile_k, &maps->b);
+  maps->a_one_box = maps->b_one_box = false;
+  const bool a_ok = a_kmajor ? encode(p.A, elem, p.k, p.m, p.lda, tile_k, tile_m, &maps->a)
+                             : encode_mn_major(p.A, elem, p.m, p.k, p.lda, tile_k, tile_m, &maps->a, &maps->a_one_box);
+  const bool b_ok = b_kmajor ? encode(p.B, elem, p.k, p.n, p.ldb, tile_k, tile_n, &maps->b)
+                             : encode_mn_major(p.B, elem, p.n, p.k, p.ldb, tile_k, tile_n, &maps->b, &maps->b_one_box);
   return a_ok && b_ok;
 }
 

@@ -24,12 +24,19 @@ bool mma_lowp_tma_layout_ok(const LowpProblem& p);
 // such a call to the cp.async kernel.
 bool mma_lowp_tma_applies(const LowpProblem& p, const DeviceContext& ctx);
 
-// The two maps of a problem for a tiling of tile_m x tile_n x tile_k: K-major operands (A^T, untransposed B)
-// in boxes of tile_k x tile rows, MN-major ones (A, B^T; 16-bit elements) in boxes of 64 x tile_k, all with
-// the 128-byte swizzle. False when the driver's encoder is missing or refuses the operands; nothing is
-// launched then and no CUDA error is left pending (the caller runs the cp.async kernel).
+// The two maps of a problem for a tiling of tile_m x tile_n x tile_k, all with the 128-byte swizzle:
+//  - K-major operands (A^T, untransposed B): boxes of tile_k x tile rows, one per k-tile;
+//  - MN-major operands (A, B^T; 16-bit elements): the swizzle caps a box's contiguous side at 64 elements, so
+//    a tile is tile / 64 such pieces. Where the extent (m for A, n for B) is a whole number of 64-element
+//    blocks, the map views the operand as 64 x k x (extent / 64) and one 3-D box brings all the pieces
+//    (a_one_box, b_one_box): one copy instruction per operand and k-tile instead of up to four. Otherwise
+//    (a last block that ends inside a column) that view would read past the matrix's last column, so the map
+//    stays 2-D and the kernel issues one box per piece.
+// False when the driver's encoder is missing or refuses the operands; nothing is launched then and no CUDA
+// error is left pending (the caller runs the cp.async kernel).
 struct LowpTmaMaps {
   CUtensorMap a, b;
+  bool a_one_box = false, b_one_box = false;
 };
 bool encode_lowp_tma_maps(const LowpProblem& p, int tile_m, int tile_n, int tile_k, LowpTmaMaps* maps);
 
