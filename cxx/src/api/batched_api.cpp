@@ -1,7 +1,7 @@
 // Batches of small DGEMMs on device arrays: tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched
 // (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem on the first product's
 // arguments: the others differ only by the strides or pointers), plus the batch count, the strides and the
-// extent of the whole batch; then one launch of family batched_small for products up to 32, sm90_mma's kernel
+// extent of the whole batch; then one launch of family batched_small for products up to 40, sm90_mma's kernel
 // with one grid row per product beyond (strided batches on a device with its code), or, for pointer arrays
 // past batched_small's sizes, one tcgemm_dgemm per product.
 #include <cinttypes>
