@@ -73,9 +73,11 @@ constexpr int kBatchedMaxSize = 128;
 // and raise pointer arrays by 40-60% (the 8-class stays at 8: 7^3 0.82 against 0.78). Every instance is free
 // of register spills on sm_80 and sm_90 but one: the 128-class for pointer arrays with beta != 0 (4-8 bytes).
 // Retuned on the H200, whose 40% more bandwidth than the H100's needs more bytes in flight per SM
-// (bench/results/2026-11-29-h200-batched-classes): the 24-class with k-chunks of 12 and 3 stages fits 3 blocks
-// per SM instead of 2 (24^3 0.72 -> 0.84 of the roofline); the 48-class with k-chunks of 20 and 3 stages fits 4
-// (40^3 0.57 -> 0.64; k = 40 is two whole chunks instead of two of 32).
+// (bench/results/2026-11-29-h200-batched-classes): the 24-class with k-chunks of 12 and 3 stages has a 64 KB ring
+// and 3 blocks per SM instead of an 80 KB ring and 2 (24^3 0.72 -> 0.84 of the roofline). The 48-class with
+// k-chunks of 20, 3 stages and 4 blocks per SM ran 40^3 strided 0.57 -> 0.64, but the cap of 128 registers that 4
+// blocks of 128 threads impose made its pointer-array instance with beta != 0 spill (72-80 bytes) and run 16%
+// slower; not kept.
 constexpr BatchedClass kBatchedClasses[] = {
     {2, 4, 256, 16, 1, 1, 2, 2},  // 4 products a tile, 64 tiles: 4 tiles a warp
     {4, 4, 128, 16, 1, 1, 2, 2},  // 2 products a tile, 64 tiles: 4 tiles a warp
@@ -86,7 +88,7 @@ constexpr BatchedClass kBatchedClasses[] = {
     {20, 20, 4, 4, 3, 3, 3, 2},   // 4 products of 3 x 3 tiles (20 x 20 staged): one product a warp
     {24, 12, 4, 4, 3, 3, 3, 3},   // 4 products of 3 x 3 tiles: one product a warp
     {32, 32, 2, 8, 2, 2, 3, 2},   // 2 products of 16 tiles: 4 warps a product, 2 x 2 tiles each
-    {48, 20, 1, 4, 3, 3, 4, 3},   // 36 tiles: 3 x 3 tiles a warp
+    {48, 32, 1, 4, 3, 3, 3, 2},   // 36 tiles: 3 x 3 tiles a warp
     {64, 32, 1, 8, 4, 2, 3, 2},   // 64 tiles: 4 x 2 tiles a warp
     {128, 16, 1, 16, 4, 4, 1, 2}, // 256 tiles: 4 x 4 tiles a warp
 };

@@ -4,7 +4,7 @@
 // Why: on the H200 at n = 8192 the cp.async kernel runs at 475 TFLOP/s (F16) and at 565 with its main-loop
 // copies left out (bench/results/2026-11-29-h200-lowp-limits): every thread's copies, their address arithmetic
 // and their commit/wait bookkeeping cost 16% of the time in a kernel with 2 warps per scheduler. With TMA one
-// thread issues a k-tile as 1 to 6 box copies, the barrier of the slot counts the bytes, and the other 255
+// thread issues a k-tile as 2 to 6 box copies, the barrier of the slot counts the bytes, and the other 255
 // threads only wait on it; 526 TFLOP/s in the same run.
 //
 // Pipeline: the same ring of kStages slots as the cp.async kernel, refilled kStages - 1 k-tiles ahead, with
@@ -25,8 +25,8 @@
 //    bytes, so the tile is kTileM / 64 pieces of 64 elements x kTileK rows of k, one after the other
 //    (FragAddressTmaMn). Where m (n) is whole 64-element blocks one 3-D box brings all the pieces
 //    (tma_map.hpp, a_one_box): the 'N','N' and 'N','T' forms had issued 5 and 6 copies per k-tile against the
-//    'T','N' form's 2, from thread 0 ahead of its warp's MMAs, and ran 10-20% more instructions (ncu; the
-//    one-box maps measured +1-3% on the H200, bench/results/2026-11-29-h200-lowp-one-box).
+//    'T','N' form's 2, from thread 0 ahead of its warp's MMAs (in an A/B on the H200 the one-box maps stayed
+//    within run-to-run noise, bench/results/2026-11-29-h200-lowp-one-box).
 // Edges: TMA fills whatever lies outside the tensor (m, n or k) with zeros, so no copy is masked.
 #pragma once
 
