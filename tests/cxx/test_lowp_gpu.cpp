@@ -488,15 +488,11 @@ TEST(MmaLowp, LargeTilingEveryFormAndType) {
   // m (and n for op(B) = B^T) whole 64-element blocks: on sm_90 the m- and n-contiguous tiles come as one 3-D
   // box each (mma_lowp's tma_map.hpp), whose last C tiles reach past m = 1600 by 3 of their 4 blocks and past
   // n = 2368 by one, and k over several k-tiles with a partial last one.
-  EXPECT_TRUE(run_case({'N', 'N', 1600, 2368, 200, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f,
-                        0.5f},
-                       seed++));
-  EXPECT_TRUE(run_case({'N', 'T', 1600, 2368, 136, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, -1.0f,
-                        0.0f},
-                       seed++));
-  EXPECT_TRUE(run_case({'T', 'T', 1600, 2368, 72, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, 0, 0, 0, 1.0f,
-                        0.0f},
-                       seed++));
+  const Case whole_blocks[] = {
+      {'N', 'N', 1600, 2368, 200, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, 1.0f, 0.5f},
+      {'N', 'T', 1600, 2368, 136, TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, 0, 0, 0, -1.0f, 0.0f},
+      {'T', 'T', 1600, 2368, 72, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, 0, 0, 0, 1.0f, 0.0f}};
+  for (const Case& c : whole_blocks) EXPECT_TRUE(run_case(c, seed++));
 }
 
 // The 3-stage cp.async ring of the 256 x 128 tiling wrapped several times: k over 4 k-tiles (64 elements of

@@ -492,18 +492,9 @@ TEST(MmaLowpRule, TilingByDeviceAndSize) {
 // units below 2^40 bytes, A and B 16-byte aligned. A cc 8.x device or a CPU never takes it.
 TEST(MmaLowpRule, TmaDescribesTheOperands) {
   alignas(16) static unsigned char buf[64];
-  tcgemm::detail::LowpProblem p;
-  p.transa = 'N';
-  p.transb = 'T';
-  p.m = 8192;
-  p.n = 77;
-  p.k = 3;
-  p.A = buf;
-  p.B = buf + 16;
-  p.lda = 8192;
-  p.ldb = 88;
-  p.input_type = TCGEMM_TYPE_BF16;
-  p.compute = TCGEMM_TYPE_F32;
+  const tcgemm::detail::LowpProblem p =
+      tcgemm::detail::lowp_problem('N', 'T', 8192, 77, 3, 1.0f, buf, 8192, buf + 16, 88, 0.0f, nullptr, 8192,
+                                   TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32);
   EXPECT_TRUE(tcgemm::detail::mma_lowp_tma_layout_ok(p));
   auto with = [&](auto change) {
     tcgemm::detail::LowpProblem q = p;

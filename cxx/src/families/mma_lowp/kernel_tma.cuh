@@ -57,6 +57,22 @@ struct FragAddressTmaMn {
   }
 };
 
+// One operand's k-tile at k0 into its slot at dst, by thread 0: one box of kTileK x kTile (K-major, at k0 and the
+// tile's first row o0), one 3-D box of 64 x kTileK x kTile / 64 (MN-major, one_box) or kTile / 64 boxes of
+// 64 x kTileK (MN-major otherwise), all completing on `bar`.
+template <bool kKMajor, int kTile, int kTileK>
+__device__ __forceinline__ void issue_operand(uint32_t dst, const CUtensorMap* map, bool one_box, int32_t k0,
+                                              int32_t o0, uint32_t bar) {
+  if constexpr (kKMajor) {
+    arch::tma_load_2d(dst, map, k0, o0, bar);
+  } else if (one_box) {
+    arch::tma_load_3d(dst, map, 0, k0, o0 / 64, bar);
+  } else {
+#pragma unroll
+    for (int j = 0; j < kTile / 64; ++j) arch::tma_load_2d(dst + j * kTileK * 128, map, o0 + 64 * j, k0, bar);
+  }
+}
+
 // Calls f(std::integral_constant<int, r>) for r = 0, 1, ... in order while f returns true.
 template <int... kR, class F>
 __device__ __forceinline__ void for_each_slot(std::integer_sequence<int, kR...>, F&& f) {
@@ -127,22 +143,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
       const uint32_t a_s = smem0 + slot * kStageBytes, b_s = a_s + T::kATileBytes, bar = bars + 8 * slot;
       const int32_t k0 = int32_t(kt * kTileK);
       arch::mbarrier_arrive_expect_tx(bar, kStageBytes);
-      if constexpr (kAKMajor) {
-        arch::tma_load_2d(a_s, &map_a, k0, m0, bar);
-      } else if (a_one_box) {
-        arch::tma_load_3d(a_s, &map_a, 0, k0, m0 / 64, bar);
-      } else {
-#pragma unroll
-        for (int j = 0; j < kTileM / 64; ++j) arch::tma_load_2d(a_s + j * kTileK * 128, &map_a, m0 + 64 * j, k0, bar);
-      }
-      if constexpr (kBKMajor) {
-        arch::tma_load_2d(b_s, &map_b, k0, n0, bar);
-      } else if (b_one_box) {
-        arch::tma_load_3d(b_s, &map_b, 0, k0, n0 / 64, bar);
-      } else {
-#pragma unroll
-        for (int j = 0; j < kTileN / 64; ++j) arch::tma_load_2d(b_s + j * kTileK * 128, &map_b, n0 + 64 * j, k0, bar);
-      }
+      issue_operand<kAKMajor, kTileM, kTileK>(a_s, &map_a, a_one_box, k0, m0, bar);
+      issue_operand<kBKMajor, kTileN, kTileK>(b_s, &map_b, b_one_box, k0, n0, bar);
     };
 
     float acc[kFragsM][kFragsN][4];

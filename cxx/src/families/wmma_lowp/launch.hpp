@@ -97,8 +97,6 @@ inline LowpArgs lowp_kernel_args(const LowpProblem& p, int64_t tile_m, int64_t t
   return a;
 }
 
-// The grid of a lower-precision kernel: one block per C tile up to gridDim.x's limit; the kernels walk the
-// tiles with a grid-stride loop, so any tile count is covered.
 // Whether an operand may be copied in 16-byte pieces (cp.async, or a TMA box row): a 16-byte aligned start and
 // columns a whole number of 16-byte units apart. The one rule of the WMMA family's copies, the mma.sync fast
 // path and its TMA route.
@@ -106,6 +104,8 @@ inline bool lowp_vec16_ok(const void* x, int64_t ld, int elem_bytes) {
   return reinterpret_cast<uintptr_t>(x) % 16 == 0 && (ld * elem_bytes) % 16 == 0;
 }
 
+// The grid of a lower-precision kernel: one block per C tile up to gridDim.x's limit; the kernels walk the
+// tiles with a grid-stride loop, so any tile count is covered.
 inline unsigned lowp_grid(const LowpArgs& a) {
   constexpr int64_t kMaxGridX = 2147483647;
   return static_cast<unsigned>(a.total_tiles < kMaxGridX ? a.total_tiles : kMaxGridX);
