@@ -150,6 +150,7 @@ module tcgemm_c
   public :: c_tcgemm_dgemm_host, c_tcgemm_release_workspace
   public :: c_tcgemm_set_host_devices, c_tcgemm_get_host_devices
   public :: c_tcgemm_dgemm_strided_batched, c_tcgemm_dgemm_batched, c_tcgemm_dgemm_strided_batched_host
+  public :: c_tcgemm_dgemm_grouped_batched
   public :: c_tcgemm_gemm_ex, c_tcgemm_wmma_config_resolve, c_tcgemm_sgemm, c_tcgemm_sgemm_host
   public :: c_tcgemm_host_register, c_tcgemm_host_unregister
   public :: c_tcgemm_malloc, c_tcgemm_free, c_tcgemm_memcpy_to_device, c_tcgemm_memcpy_to_host
@@ -511,6 +512,27 @@ module tcgemm_c
       type(c_ptr), value :: stream
       integer(c_int) :: status
     end function c_tcgemm_dgemm_batched
+
+    ! Groups of products of several shapes: per-group host arrays (group_count values each), device arrays of
+    ! device pointers with one entry per product, the groups' products one after the other.
+    function c_tcgemm_dgemm_grouped_batched(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &
+        group_count, group_size, stream) result(status) bind(C, name="tcgemm_dgemm_grouped_batched")
+      import :: c_int, c_int64_t, c_double, c_char, c_ptr
+      character(kind=c_char), intent(in) :: transa(*), transb(*)
+      integer(c_int64_t), intent(in) :: m(*), n(*), k(*)
+      real(c_double), intent(in) :: alpha(*)
+      type(c_ptr), value :: a
+      integer(c_int64_t), intent(in) :: lda(*)
+      type(c_ptr), value :: b
+      integer(c_int64_t), intent(in) :: ldb(*)
+      real(c_double), intent(in) :: beta(*)
+      type(c_ptr), value :: c
+      integer(c_int64_t), intent(in) :: ldc(*)
+      integer(c_int64_t), value :: group_count
+      integer(c_int64_t), intent(in) :: group_size(*)
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function c_tcgemm_dgemm_grouped_batched
 
     ! Host arrays: the whole batch as one element sequence each (module tcgemm's tcgemm_dgemm_batched).
     function c_tcgemm_dgemm_strided_batched_host(transa, transb, m, n, k, alpha, a, lda, stride_a, b, &

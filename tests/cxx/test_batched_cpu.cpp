@@ -151,3 +151,81 @@ TEST(BatchedArgs, QuickReturnsNeedNoDevice) {
   EXPECT_EQ(call(s), TCGEMM_SUCCESS);
   for (double x : host_c) EXPECT_EQ(x, 7.0);
 }
+
+// tcgemm_dgemm_grouped_batched: the per-group host arrays, each group's arguments checked as tcgemm_dgemm_batched
+// checks a batch's, every group before anything runs, with the group named in the message.
+namespace {
+
+struct Groups {
+  char ta[3] = {'N', 'T', 'N'}, tb[3] = {'N', 'N', 'T'};
+  int64_t m[3] = {4, 5, 20}, n[3] = {4, 3, 20}, k[3] = {4, 7, 9};
+  double alpha[3] = {1.0, -1.0, 0.5}, beta[3] = {0.0, 1.0, 2.0};
+  int64_t lda[3] = {4, 7, 20}, ldb[3] = {4, 7, 20}, ldc[3] = {4, 5, 20};
+  int64_t size[3] = {2, 0, 1};
+  int64_t count = 3;
+  // Host stand-ins for the device pointer arrays (never dereferenced: every call here fails or returns first).
+  const double* a[3] = {host_a.data(), host_a.data(), host_a.data()};
+  const double* b[3] = {host_b.data(), host_b.data(), host_b.data()};
+  double* c[3] = {host_c.data(), host_c.data(), host_c.data()};
+  tcgemm_status call() {
+    return tcgemm_dgemm_grouped_batched(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, count, size, nullptr);
+  }
+};
+
+}  // namespace
+
+TEST(GroupedBatchedArgs, EachBadGroupArgumentIsNamedWithItsGroup) {
+  {
+    Groups g;
+    g.lda[2] = 19;  // < m = 20
+    expect_blamed(g.call(), 8, "lda");
+    EXPECT_NE(std::string(tcgemm_last_error()).find("group 2: "), std::string::npos) << tcgemm_last_error();
+  }
+  {
+    Groups g;
+    g.ta[0] = 'X';
+    expect_blamed(g.call(), 1, "transa");
+    EXPECT_NE(std::string(tcgemm_last_error()).find("group 0: "), std::string::npos) << tcgemm_last_error();
+  }
+  {
+    Groups g;
+    g.k[1] = -1;  // an empty group is checked too, as tcgemm_dgemm_batched checks a batch of 0
+    expect_blamed(g.call(), 5, "k");
+    EXPECT_NE(std::string(tcgemm_last_error()).find("group 1: "), std::string::npos) << tcgemm_last_error();
+  }
+  {
+    Groups g;
+    g.size[1] = -3;
+    expect_blamed(g.call(), 15, "group_size");
+    EXPECT_NE(std::string(tcgemm_last_error()).find("group 1: "), std::string::npos) << tcgemm_last_error();
+  }
+  {
+    Groups g;
+    g.count = -1;
+    expect_blamed(g.call(), 14, "group_count");
+  }
+  {
+    Groups g;
+    expect_blamed(tcgemm_dgemm_grouped_batched(g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.a, nullptr, g.b, g.ldb, g.beta,
+                                               g.c, g.ldc, g.count, g.size, nullptr),
+                  8, "lda");
+    expect_blamed(tcgemm_dgemm_grouped_batched(g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta,
+                                               g.c, g.ldc, g.count, nullptr, nullptr),
+                  15, "group_size");
+    // A null pointer array where a group reads it.
+    expect_blamed(tcgemm_dgemm_grouped_batched(g.ta, g.tb, g.m, g.n, g.k, g.alpha, nullptr, g.lda, g.b, g.ldb,
+                                               g.beta, g.c, g.ldc, g.count, g.size, nullptr),
+                  7, "A");
+  }
+  for (double x : host_c) EXPECT_EQ(x, 7.0);  // nothing ran
+}
+
+TEST(GroupedBatchedArgs, QuickReturnsNeedNoDevice) {
+  EXPECT_EQ(tcgemm_dgemm_grouped_batched(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                         nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+            TCGEMM_SUCCESS);
+  Groups g;
+  g.size[0] = g.size[2] = 0;  // every group empty
+  EXPECT_EQ(g.call(), TCGEMM_SUCCESS) << tcgemm_last_error();
+  for (double x : host_c) EXPECT_EQ(x, 7.0);
+}

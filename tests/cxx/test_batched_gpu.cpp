@@ -1,4 +1,5 @@
-// tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched and tcgemm_dgemm_strided_batched_host on the GPU: every
+// tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched, tcgemm_dgemm_grouped_batched and
+// tcgemm_dgemm_strided_batched_host on the GPU: every
 // product against a host FP64 reference (per-element bound 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where
 // beta = 0, every element between and around the C matrices (ld padding, stride gaps) checked unchanged bit
 // for bit; every size class of family batched_small and the one-by-one route past it, every form, odd
@@ -171,7 +172,8 @@ TEST(Batched, RectangularAndDeepK) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 200;
   const int64_t shapes[][3] = {{5, 12, 3}, {33, 8, 70}, {100, 20, 7}, {128, 1, 128}, {1, 128, 3}, {8, 8, 1000},
-                               {2, 3, 4}, {16, 64, 1}, {64, 16, 33}, {120, 128, 129}};
+                               {2, 3, 4}, {16, 64, 1}, {64, 16, 33}, {120, 128, 129}, {16, 8, 20}, {7, 13, 6},
+                               {13, 3, 5}, {1, 16, 17}, {3, 2, 30}, {12, 12, 40}, {13, 10, 50}, {9, 15, 17}};
   for (const auto& s : shapes) {
     EXPECT_TRUE(run_batch({'N', 'N', s[0], s[1], s[2], 9, 0.75, 0.25, 1, 2}, seed++));
     EXPECT_TRUE(run_batch({'T', 'N', s[0], s[1], s[2], 4, 1.0, 0.0}, seed++));
@@ -322,4 +324,108 @@ TEST(Batched, MoreThan2To31ElementsOfC) {
 TEST(Batched, MoreProductsThanOneLaunchHolds) {
   TCGEMM_REQUIRE_GPU();
   check_shared_operand_batch(48, 65535 + 7, {0, 65534, 65535, 65535 + 6});
+}
+
+// tcgemm_dgemm_grouped_batched: groups of different shapes, forms, alpha and beta in one call, on every route
+// (batched_direct, batched_small, one product at a time past 128), with an empty group, a k = 0 group and a
+// group of one; each product against the host reference with run_batch's bound, C NaN where beta = 0, and every
+// element outside the C matrices (a padding row per column) checked unchanged.
+TEST(BatchedGrouped, GroupsOfEveryRoute) {
+  TCGEMM_REQUIRE_GPU();
+  struct Group {
+    char ta, tb;
+    int64_t m, n, k, size;
+    double alpha, beta;
+  };
+  const Group groups[] = {{'N', 'N', 4, 4, 4, 300, 1.0, 0.0},     {'T', 'N', 13, 7, 20, 37, -0.5, 2.0},
+                          {'N', 'T', 24, 24, 24, 9, 1.0, 0.0},    {'T', 'T', 50, 30, 10, 5, 0.75, 0.5},
+                          {'N', 'N', 5, 5, 5, 0, 1.0, 0.0},       {'N', 'N', 6, 6, 0, 3, 1.0, 0.5},
+                          {'N', 'N', 140, 20, 8, 2, 1.0, 0.0},    {'N', 'T', 1, 1, 1, 1, 2.0, -1.0},
+                          {'T', 'N', 16, 16, 16, 40, 1.0, 1.0},   {'N', 'N', 2, 3, 9, 70, 1.0, 0.0}};
+  const int64_t count = sizeof(groups) / sizeof(groups[0]);
+  // Product p's matrices: ld = rows + 1, one after the other in three buffers.
+  struct Product {
+    int64_t group, a, b, c, lda, ldb, ldc;
+  };
+  std::vector<Product> prods;
+  int64_t na = 0, nb = 0, nc = 0;
+  std::vector<char> ta(count), tb(count);
+  std::vector<int64_t> m(count), n(count), k(count), lda(count), ldb(count), ldc(count), size(count);
+  std::vector<double> alpha(count), beta(count);
+  for (int64_t g = 0; g < count; ++g) {
+    const Group& G = groups[g];
+    ta[g] = G.ta, tb[g] = G.tb, m[g] = G.m, n[g] = G.n, k[g] = G.k, size[g] = G.size, alpha[g] = G.alpha,
+    beta[g] = G.beta;
+    const int64_t ar = G.ta == 'N' ? G.m : G.k, ac = G.ta == 'N' ? G.k : G.m;
+    const int64_t br = G.tb == 'N' ? G.k : G.n, bc = G.tb == 'N' ? G.n : G.k;
+    lda[g] = std::max<int64_t>(1, ar) + 1, ldb[g] = std::max<int64_t>(1, br) + 1, ldc[g] = G.m + 1;
+    for (int64_t i = 0; i < G.size; ++i) {
+      prods.push_back({g, na, nb, nc, lda[g], ldb[g], ldc[g]});
+      na += lda[g] * std::max<int64_t>(1, ac);
+      nb += ldb[g] * std::max<int64_t>(1, bc);
+      nc += ldc[g] * G.n;
+    }
+  }
+  std::mt19937_64 gen(777);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> ha(na), hb(nb), hc(nc, guard_nan());
+  for (auto& x : ha) x = u(gen);
+  for (auto& x : hb) x = u(gen);
+  for (const Product& p : prods)
+    for (int64_t j = 0; j < groups[p.group].n; ++j)
+      for (int64_t i = 0; i < groups[p.group].m; ++i)
+        hc[p.c + i + j * p.ldc] = groups[p.group].beta == 0.0 ? poison_nan() : u(gen);
+  DeviceBuffer<double> da(na), db(nb), dc(nc);
+  ASSERT_TRUE(da.ok() && db.ok() && dc.ok());
+  CUDA_OK(da.upload(ha));
+  CUDA_OK(db.upload(hb));
+  CUDA_OK(dc.upload(hc));
+  const int64_t total = static_cast<int64_t>(prods.size());
+  std::vector<const double*> pa(total), pb(total);
+  std::vector<double*> pc(total);
+  for (int64_t i = 0; i < total; ++i) {
+    pa[i] = da.get() + prods[i].a;
+    pb[i] = db.get() + prods[i].b;
+    pc[i] = dc.get() + prods[i].c;
+  }
+  DeviceBuffer<const double*> dpa(total), dpb(total);
+  DeviceBuffer<double*> dpc(total);
+  CUDA_OK(cudaMemcpy(dpa.get(), pa.data(), total * sizeof(double*), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dpb.get(), pb.data(), total * sizeof(double*), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dpc.get(), pc.data(), total * sizeof(double*), cudaMemcpyHostToDevice));
+  ASSERT_EQ(tcgemm_dgemm_grouped_batched(ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(), dpa.get(),
+                                         lda.data(), dpb.get(), ldb.data(), beta.data(), dpc.get(), ldc.data(), count,
+                                         size.data(), nullptr),
+            TCGEMM_SUCCESS)
+      << tcgemm_last_error();
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<double> out;
+  CUDA_OK(dc.download(&out));
+  const double eps = std::numeric_limits<double>::epsilon();
+  std::vector<char> inside(nc, 0);
+  int64_t bad = 0, touched = 0;
+  for (const Product& p : prods) {
+    const Group& G = groups[p.group];
+    for (int64_t j = 0; j < G.n; ++j)
+      for (int64_t i = 0; i < G.m; ++i) {
+        double sum = 0.0, mag = 0.0;
+        for (int64_t l = 0; l < G.k; ++l) {
+          const double x = G.ta == 'N' ? ha[p.a + i + l * p.lda] : ha[p.a + l + i * p.lda];
+          const double y = G.tb == 'N' ? hb[p.b + l + j * p.ldb] : hb[p.b + j + l * p.ldb];
+          sum += x * y;
+          mag += std::fabs(x * y);
+        }
+        const int64_t at = p.c + i + j * p.ldc;
+        inside[at] = 1;
+        const double c0 = hc[at];
+        const double ref = G.alpha * sum + (G.beta == 0.0 ? 0.0 : G.beta * c0);
+        const double tol =
+            2.0 * (G.k + 2) * eps * (std::fabs(G.alpha) * mag + (G.beta == 0.0 ? 0.0 : std::fabs(G.beta * c0)));
+        if (!(std::fabs(out[at] - ref) <= tol)) ++bad;
+      }
+  }
+  for (int64_t e = 0; e < nc; ++e)
+    if (!inside[e] && !same_bits(out[e], hc[e])) ++touched;
+  EXPECT_EQ(bad, 0) << "elements beyond the bound";
+  EXPECT_EQ(touched, 0) << "elements outside the C matrices written";
 }

@@ -261,8 +261,11 @@ tcgemm_status tcgemm_release_workspace(void);
  *     two products write the same element.
  *   tcgemm_dgemm_batched: A, B and C are device arrays of batch device pointers (as cuBLAS's batched calls);
  *     the pointers themselves are read on the device.
- * Products with m, n <= 40 run in one launch of family batched_small (several products per block, whole small
- * matrices streamed into shared memory, the FP64 WMMA 8x8x4 tile of the CUDA Fortran tensor-core article). Larger
+ * Products with m, n <= 16 run in one launch of family batched_direct (each warp copies its own lanes' elements
+ * of the FP64 8x8x4 tile of the CUDA Fortran tensor-core article into shared memory and multiplies them), but
+ * those with both m and n above 8 only up to max(m, n) = 15 (beta = 0) or 13 (beta != 0); the others up to 40 in
+ * one launch of family batched_small (several products per block, whole small matrices streamed into shared
+ * memory, the same 8x8x4 tile through WMMA). Larger
  * products of a strided batch run on sm90_mma's kernel (cc 9.x, one grid row per product, one launch per 65535
  * products); elsewhere batched_small takes them up to 128, and pointer arrays of larger products go one by one
  * through tcgemm_dgemm. Argument numbers in messages are the prototype's (strided:
@@ -275,6 +278,22 @@ tcgemm_status tcgemm_dgemm_strided_batched(char transa, char transb, int64_t m, 
 tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
                                    const double* const* A, int64_t lda, const double* const* B, int64_t ldb,
                                    double beta, double* const* C, int64_t ldc, int64_t batch, cudaStream_t stream);
+/* Batches of products of several shapes (as cublasDgemmGroupedBatched): group_count groups, group i of
+ * group_size[i] products with transa[i], transb[i], m[i], n[i], k[i], alpha[i], lda[i], ldb[i], beta[i] and ldc[i]
+ * (host arrays of group_count entries). A, B and C are device arrays of device pointers with one entry per
+ * product, the groups' products one after the other (group 0's first). Each group is checked as
+ * tcgemm_dgemm_batched checks a batch, all of them before anything runs: a bad argument in any group fails the
+ * call with nothing launched and no C written, and the message names the group ("group 2: argument 8 (lda) =
+ * 3: ..."); tcgemm_last_error_argument() gives the argument's position (A 7, lda 8, B 9, ldb 10, beta 11, C 12,
+ * ldc 13, group_count 14, group_size 15). Then each group runs as one tcgemm_dgemm_batched launch, in order, on
+ * `stream`: per-product sizes (MAGMA's vbatched) are groups of products of one shape, and a group costs a
+ * launch, so products of equal shape belong in one group. group_count = 0 returns at once. */
+tcgemm_status tcgemm_dgemm_grouped_batched(const char* transa, const char* transb, const int64_t* m,
+                                           const int64_t* n, const int64_t* k, const double* alpha,
+                                           const double* const* A, const int64_t* lda, const double* const* B,
+                                           const int64_t* ldb, const double* beta, double* const* C,
+                                           const int64_t* ldc, int64_t group_count, const int64_t* group_size,
+                                           cudaStream_t stream);
 /* tcgemm_dgemm_strided_batched on host arrays (pageable or pinned), on the current GPU; returns when C is
  * written. Same semantics, checks and argument numbering (1 to 17) as the device call. The matrices the batch
  * uses go to the device packed (rows x columns each: one copy when each matrix is one run of elements or the

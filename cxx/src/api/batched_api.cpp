@@ -1,9 +1,11 @@
-// Batches of small DGEMMs on device arrays: tcgemm_dgemm_strided_batched and tcgemm_dgemm_batched
-// (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem on the first product's
-// arguments: the others differ only by the strides or pointers), plus the batch count, the strides and the
-// extent of the whole batch; then one launch of family batched_small for products up to 40, sm90_mma's kernel
-// with one grid row per product beyond (strided batches on a device with its code), or, for pointer arrays
-// past batched_small's sizes, one tcgemm_dgemm per product.
+// Batches of small DGEMMs on device arrays: tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched and
+// tcgemm_dgemm_grouped_batched (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem
+// on the first product's arguments: the others differ only by the strides or pointers), plus the batch count,
+// the strides and the extent of the whole batch (each group of a grouped batch is checked as one batch). Then
+// one launch of family batched_direct for products up to 16 (rules.hpp: up to 13 or 15 when both m and n exceed
+// 8), of family batched_small for products up to 40, sm90_mma's kernel with one grid row per product beyond
+// (strided batches on a device with its code), or, for pointer arrays past batched_small's sizes, one
+// tcgemm_dgemm per product.
 #include <cinttypes>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/env.hpp"
+#include "families/batched_direct/launch.hpp"
 #include "families/batched_small/launch.hpp"
 #include "families/sm90/rules.hpp"
 
@@ -101,6 +104,16 @@ bool batch_on_sm90(const GemmProblem& p, bool arrays, const DeviceContext& ctx, 
   return true;
 }
 
+// Products of up to 16 rows and columns: batched_direct (each warp copies its own m8n8k4 fragments; rules.hpp says
+// why it beats batched_small's block-wide staging there, and where batched_small's 16-class still wins).
+// TCGEMM_BATCHED_DIRECT_MAX_SIZE lowers the bound (0: never), for measurements and for the tests of
+// batched_small's small classes.
+bool batch_on_direct(const GemmProblem& p) {
+  static const int64_t max_size =
+      env_int("TCGEMM_BATCHED_DIRECT_MAX_SIZE", 0, kBatchedDirectMaxSize, kBatchedDirectMaxSize);
+  return batched_direct_takes(p.m, p.n, p.beta != 0.0, max_size);
+}
+
 // The common part: p validated, batch >= 0; runs or quick-returns.
 tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, cudaStream_t stream) {
   if (batch == 0 || p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
@@ -120,6 +133,7 @@ tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_
   a.ldb = p.ldb;
   a.ldc = p.ldc;
   if (p.alpha == 0.0 || p.k == 0) return launch_batched_scale(a, arrays, ctx, stream);
+  if (batch_on_direct(p)) return launch_batched_direct(a, arrays, ctx, stream);
   tcgemm_config sm90_cfg{};
   if (batch_on_sm90(p, arrays, ctx, &sm90_cfg))
     return launch_sm90_strided_batched(p, batch, a.stride_a, a.stride_b, a.stride_c, sm90_cfg, ctx, stream);
@@ -188,6 +202,70 @@ tcgemm_status tcgemm_dgemm_batched(char transa, char transb, int64_t m, int64_t 
   a.B_array = B;
   a.C_array = C;
   return run_batch(p, a, true, batch, stream);
+}
+
+tcgemm_status tcgemm_dgemm_grouped_batched(const char* transa, const char* transb, const int64_t* m,
+                                           const int64_t* n, const int64_t* k, const double* alpha,
+                                           const double* const* A, const int64_t* lda, const double* const* B,
+                                           const int64_t* ldb, const double* beta, double* const* C,
+                                           const int64_t* ldc, int64_t group_count, const int64_t* group_size,
+                                           cudaStream_t stream) {
+  clear_error();
+  constexpr int kGroupCountPos = 14, kGroupSizePos = 15;
+  if (group_count < 0) return fail_arg(kGroupCountPos, "group_count", group_count, "must be >= 0");
+  if (group_count == 0) return TCGEMM_SUCCESS;
+  // The per-group values are host arrays of group_count entries.
+  const struct {
+    const void* array;
+    int pos;
+    const char* name;
+  } host_arrays[] = {{transa, 1, "transa"}, {transb, 2, "transb"}, {m, 3, "m"},     {n, 4, "n"},
+                     {k, 5, "k"},           {alpha, 6, "alpha"},   {lda, 8, "lda"}, {ldb, 10, "ldb"},
+                     {beta, 11, "beta"},    {ldc, 13, "ldc"},      {group_size, kGroupSizePos, "group_size"}};
+  for (const auto& h : host_arrays)
+    if (h.array == nullptr)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, h.pos,
+                           "argument %d (%s) is NULL: a host array of group_count = %" PRId64 " values is needed",
+                           h.pos, h.name, group_count);
+  // Every group checked before any runs, as tcgemm_dgemm_batched checks a batch (its pointer arrays being the
+  // group's slices of A, B and C); a failure names the group.
+  std::vector<GemmProblem> problems(static_cast<size_t>(group_count));
+  std::vector<int64_t> first(static_cast<size_t>(group_count));
+  int64_t products = 0;
+  for (int64_t g = 0; g < group_count; ++g) {
+    if (group_size[g] < 0)
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kGroupSizePos,
+                           "argument %d (group_size): group %" PRId64 ": group_size = %" PRId64 ": must be >= 0",
+                           kGroupSizePos, g, group_size[g]);
+    first[g] = products;
+    auto slice = [&](const void* array) {
+      return array ? reinterpret_cast<const double*>(static_cast<const double* const*>(array) + products) : nullptr;
+    };
+    const tcgemm_status st = validate_problem(
+        blas_problem(transa[g], transb[g], m[g], n[g], k[g], alpha[g], slice(A), lda[g], slice(B), ldb[g], beta[g],
+                     const_cast<double*>(slice(C)), ldc[g]),
+        ArgNaming::Blas, kArrayPositions, &problems[g]);
+    if (st != TCGEMM_SUCCESS) {
+      const std::string reason = tcgemm_last_error();
+      return set_arg_error(st, tcgemm_last_error_argument(), "group %" PRId64 ": %s", g, reason.c_str());
+    }
+    if (!checked_add(products, group_size[g], &products))
+      return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kGroupSizePos,
+                           "argument %d (group_size): the groups' sizes add up past 2^63 - 1 at group %" PRId64,
+                           kGroupSizePos, g);
+  }
+  for (int64_t g = 0; g < group_count; ++g) {
+    BatchedArgs a{};
+    a.A_array = A ? A + first[g] : nullptr;
+    a.B_array = B ? B + first[g] : nullptr;
+    a.C_array = C ? C + first[g] : nullptr;
+    const tcgemm_status st = run_batch(problems[g], a, true, group_size[g], stream);
+    if (st != TCGEMM_SUCCESS) {
+      const std::string reason = tcgemm_last_error();
+      return set_arg_error(st, tcgemm_last_error_argument(), "group %" PRId64 ": %s", g, reason.c_str());
+    }
+  }
+  return TCGEMM_SUCCESS;
 }
 
 }  // extern "C"

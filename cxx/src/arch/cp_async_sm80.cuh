@@ -38,6 +38,16 @@ __device__ __forceinline__ void cp_async_zfill(uint32_t dst, const void* src, in
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
 }
 
+// An 8-byte copy issued only where `pred` is nonzero (a predicated instruction, not a branch: callers issue many
+// per-lane conditional copies in a row), src_bytes (0 or 8) of it read and the rest zero-filled. With a "memory"
+// clobber.
+__device__ __forceinline__ void cp_async8_zfill_if(uint32_t pred, uint32_t dst, const void* src, int src_bytes) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %0, 0;\n @p cp.async.ca.shared.global [%1], [%2], 8, %3;\n}\n" ::"r"(pred),
+      "r"(dst), "l"(__cvta_generic_to_global(src)), "r"(src_bytes)
+      : "memory");
+}
+
 // Whole-chunk copies, for sources known to be in bounds.
 template <int kBytes, Clobber kClobber>
 __device__ __forceinline__ void cp_async(uint32_t dst, const void* src) {
