@@ -118,6 +118,9 @@ def expected_argument(param):
         return [("type", "c_ptr", True, None)]
     if depth == 1 and base in ("int64_t", "int32_t"):
         return [(C_SCALARS[base][0], C_SCALARS[base][1], False, pointee_intent)]
+    if depth == 1 and base == "char":
+        # a host array of characters (the grouped batch's transa and transb, one per group), by reference
+        return [("character", "c_char", False, pointee_intent)]
     raise SystemExit(f"no Fortran mapping for C parameter '{param}'")
 
 

@@ -12,10 +12,10 @@ using namespace tcgemm::detail;
 
 TEST(BatchedDirectRules, EveryTakenProductIsCoveredByItsTiling) {
   for (int read_c = 0; read_c < 2; ++read_c)
-    for (int64_t m = 1; m <= 17; ++m)
-      for (int64_t n = 1; n <= 17; ++n) {
+    for (int64_t m = 1; m <= 25; ++m)
+      for (int64_t n = 1; n <= 25; ++n) {
         const int idx = batched_direct_shape_index(m, n, read_c);
-        if (m > 16 || n > 16) {
+        if (m > 24 || n > 24) {
           EXPECT_EQ(idx, -1) << m << " x " << n;
           EXPECT_FALSE(batched_direct_takes(m, n, read_c, kBatchedDirectMaxSize));
           continue;
@@ -38,9 +38,16 @@ TEST(BatchedDirectRules, EveryTakenProductIsCoveredByItsTiling) {
 }
 
 TEST(BatchedDirectRules, WhereBatchedSmallTakesOver) {
-  // One side up to 8: batched_direct up to 16 either way.
-  EXPECT_TRUE(batched_direct_takes(16, 8, false, 16));
-  EXPECT_TRUE(batched_direct_takes(1, 16, true, 16));
+  // One side up to 8: batched_direct up to 24 either way.
+  EXPECT_TRUE(batched_direct_takes(16, 8, false, 24));
+  EXPECT_TRUE(batched_direct_takes(1, 16, true, 24));
+  EXPECT_TRUE(batched_direct_takes(24, 3, true, 24));
+  // Three tiles a side: batched_direct up to 24 either way.
+  EXPECT_TRUE(batched_direct_takes(17, 17, true, 24));
+  EXPECT_TRUE(batched_direct_takes(24, 24, false, 24));
+  EXPECT_TRUE(batched_direct_takes(9, 24, true, 24));
+  EXPECT_FALSE(batched_direct_takes(25, 24, false, 24));
+  EXPECT_FALSE(batched_direct_takes(20, 20, false, 16));  // TCGEMM_BATCHED_DIRECT_MAX_SIZE=16
   // Two by two tiles: up to 15 with beta = 0, up to 13 with beta != 0 (rules.hpp's measurements).
   EXPECT_TRUE(batched_direct_takes(15, 15, false, 16));
   EXPECT_FALSE(batched_direct_takes(16, 16, false, 16));
@@ -49,12 +56,13 @@ TEST(BatchedDirectRules, WhereBatchedSmallTakesOver) {
   EXPECT_FALSE(batched_direct_takes(14, 9, true, 16));
   EXPECT_FALSE(batched_direct_takes(17, 1, false, 16));
   // TCGEMM_BATCHED_DIRECT_MAX_SIZE = 0 or a lower bound.
-  for (int64_t s = 1; s <= 16; ++s) EXPECT_FALSE(batched_direct_takes(s, s, false, 0));
+  for (int64_t s = 1; s <= 24; ++s) EXPECT_FALSE(batched_direct_takes(s, s, false, 0));
   EXPECT_TRUE(batched_direct_takes(8, 8, false, 8));
   EXPECT_FALSE(batched_direct_takes(9, 2, false, 8));
-  // Whatever batched_direct leaves has a batched_small class.
-  for (int64_t m = 1; m <= 16; ++m)
-    for (int64_t n = 1; n <= 16; ++n) EXPECT_GE(batched_class_index(m, n), 0);
+  // Whatever batched_direct leaves has a batched_small class; the default bound is its largest size.
+  EXPECT_EQ(kBatchedDirectMaxSize, kBatchedDirectLargestSize);
+  for (int64_t m = 1; m <= 24; ++m)
+    for (int64_t n = 1; n <= 24; ++n) EXPECT_GE(batched_class_index(m, n), 0);
 }
 
 TEST(BatchedDirectRules, RingsFitTheResidencyTheyAskFor) {

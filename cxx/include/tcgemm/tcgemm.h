@@ -261,10 +261,10 @@ tcgemm_status tcgemm_release_workspace(void);
  *     two products write the same element.
  *   tcgemm_dgemm_batched: A, B and C are device arrays of batch device pointers (as cuBLAS's batched calls);
  *     the pointers themselves are read on the device.
- * Products with m, n <= 16 run in one launch of family batched_direct (each warp copies its own lanes' elements
+ * Products with m, n <= 24 run in one launch of family batched_direct (each warp copies its own lanes' elements
  * of the FP64 8x8x4 tile of the CUDA Fortran tensor-core article into shared memory and multiplies them), but
- * those with both m and n above 8 only up to max(m, n) = 15 (beta = 0) or 13 (beta != 0); the others up to 40 in
- * one launch of family batched_small (several products per block, whole small matrices streamed into shared
+ * those with both m and n in 9..16 only up to max(m, n) = 15 (beta = 0) or 13 (beta != 0); the others up to 40
+ * in one launch of family batched_small (several products per block, whole small matrices streamed into shared
  * memory, the same 8x8x4 tile through WMMA). Larger
  * products of a strided batch run on sm90_mma's kernel (cc 9.x, one grid row per product, one launch per 65535
  * products); elsewhere batched_small takes them up to 128, and pointer arrays of larger products go one by one

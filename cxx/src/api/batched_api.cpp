@@ -2,8 +2,8 @@
 // tcgemm_dgemm_grouped_batched (tcgemm.h). Every product is checked as tcgemm_dgemm checks one (validate_problem
 // on the first product's arguments: the others differ only by the strides or pointers), plus the batch count,
 // the strides and the extent of the whole batch (each group of a grouped batch is checked as one batch). Then
-// one launch of family batched_direct for products up to 16 (rules.hpp: up to 13 or 15 when both m and n exceed
-// 8), of family batched_small for products up to 40, sm90_mma's kernel with one grid row per product beyond
+// one launch of family batched_direct for products up to 24 (rules.hpp: but for 14..16 x 14..16 and 16 x 9..16),
+// of family batched_small for the others up to 40, sm90_mma's kernel with one grid row per product beyond
 // (strided batches on a device with its code), or, for pointer arrays past batched_small's sizes, one
 // tcgemm_dgemm per product.
 #include <cinttypes>
@@ -104,13 +104,13 @@ bool batch_on_sm90(const GemmProblem& p, bool arrays, const DeviceContext& ctx, 
   return true;
 }
 
-// Products of up to 16 rows and columns: batched_direct (each warp copies its own m8n8k4 fragments; rules.hpp says
+// Products of up to 24 rows and columns: batched_direct (each warp copies its own m8n8k4 fragments; rules.hpp says
 // why it beats batched_small's block-wide staging there, and where batched_small's 16-class still wins).
 // TCGEMM_BATCHED_DIRECT_MAX_SIZE lowers the bound (0: never), for measurements and for the tests of
 // batched_small's small classes.
 bool batch_on_direct(const GemmProblem& p) {
   static const int64_t max_size =
-      env_int("TCGEMM_BATCHED_DIRECT_MAX_SIZE", 0, kBatchedDirectMaxSize, kBatchedDirectMaxSize);
+      env_int("TCGEMM_BATCHED_DIRECT_MAX_SIZE", 0, kBatchedDirectLargestSize, kBatchedDirectMaxSize);
   return batched_direct_takes(p.m, p.n, p.beta != 0.0, max_size);
 }
 

@@ -49,8 +49,18 @@ tcgemm_status launch_any(const BatchedArgs& a, const DeviceContext& ctx, cudaStr
     case 9: return launch_instance<9, kArrays>(a, ctx, stream);
     case 10: return launch_instance<10, kArrays>(a, ctx, stream);
     case 11: return launch_instance<11, kArrays>(a, ctx, stream);
+    case 12: return launch_instance<12, kArrays>(a, ctx, stream);
+    case 13: return launch_instance<13, kArrays>(a, ctx, stream);
+    case 14: return launch_instance<14, kArrays>(a, ctx, stream);
+    case 15: return launch_instance<15, kArrays>(a, ctx, stream);
+    case 16: return launch_instance<16, kArrays>(a, ctx, stream);
+    case 17: return launch_instance<17, kArrays>(a, ctx, stream);
+    case 18: return launch_instance<18, kArrays>(a, ctx, stream);
+    case 19: return launch_instance<19, kArrays>(a, ctx, stream);
+    case 20: return launch_instance<20, kArrays>(a, ctx, stream);
+    case 21: return launch_instance<21, kArrays>(a, ctx, stream);
     default:
-      static_assert(kBatchedDirectShapeCount == 12 && kBatchedDirectShapesPerBeta == 6,
+      static_assert(kBatchedDirectShapeCount == 22 && kBatchedDirectShapesPerBeta == 11,
                     "batched_direct: one case per shape");
       return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_direct: m = %lld, n = %lld past its largest shape",
                        static_cast<long long>(a.m), static_cast<long long>(a.n));

@@ -1,5 +1,5 @@
 // Family batched_direct's launcher (rules.hpp): one launch for a whole batch of validated products with
-// m, n <= 16, k >= 1 and alpha != 0 (the caller handles the rest).
+// m, n <= 24, k >= 1 and alpha != 0 (the caller handles the rest).
 #pragma once
 
 #include <cuda_runtime.h>
