@@ -6,10 +6,14 @@
 #include "arch/cp_async_sm80.cuh"
 #include "families/batched_direct/rules.hpp"
 #include "families/batched_small/args.hpp"
+#include "families/common/batched_operands.cuh"
 
 namespace tcgemm::detail::batched_direct {
 
+using batched_small::a_of;
+using batched_small::b_of;
 using batched_small::BatchedArgs;
+using batched_small::c_of;
 
 // D += A B on one 8x8x4 FP64 tile: mma.sync.m8n8k4.f64 (sm_80 and later; the library builds for sm_80 and sm_90
 // only). Its fragments (PTX ISA, "matrix fragments for mma.m8n8k4 with .f64"): lane l holds A(l / 4, l % 4),
@@ -23,22 +27,6 @@ __device__ __forceinline__ void dmma_m8n8k4(double (&d)[2], double a, double b) 
 #elif defined(__CUDA_ARCH__)
   __trap();  // no FP64 tensor cores before sm_80 (the library is not built for them)
 #endif
-}
-
-template <bool kArrays>
-__device__ __forceinline__ const double* a_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.A_array[g];
-  else return p.A + g * p.stride_a;
-}
-template <bool kArrays>
-__device__ __forceinline__ const double* b_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.B_array[g];
-  else return p.B + g * p.stride_b;
-}
-template <bool kArrays>
-__device__ __forceinline__ double* c_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.C_array[g];
-  else return p.C + g * p.stride_c;
 }
 
 // Every warp of the persistent grid works through its own sequence of jobs: pass 0, 1, ... (a pass: `items`

@@ -7,25 +7,10 @@
 
 #include "arch/cp_async_sm80.cuh"
 #include "families/batched_small/args.hpp"
+#include "families/common/batched_operands.cuh"
 #include "families/batched_small/rules.hpp"
 
 namespace tcgemm::detail::batched_small {
-
-template <bool kArrays>
-__device__ __forceinline__ const double* a_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.A_array[g];
-  else return p.A + g * p.stride_a;
-}
-template <bool kArrays>
-__device__ __forceinline__ const double* b_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.B_array[g];
-  else return p.B + g * p.stride_b;
-}
-template <bool kArrays>
-__device__ __forceinline__ double* c_of(const BatchedArgs& p, int64_t g) {
-  if constexpr (kArrays) return p.C_array[g];
-  else return p.C + g * p.stride_c;
-}
 
 // Class kClass of rules.hpp as compile-time constants (its layout computed there, in one place).
 template <int kClass>
