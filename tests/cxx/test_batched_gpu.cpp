@@ -1,10 +1,10 @@
 // tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched, tcgemm_dgemm_grouped_batched and
-// tcgemm_dgemm_strided_batched_host on the GPU: every
-// product against a host FP64 reference (per-element bound 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where
-// beta = 0, every element between and around the C matrices (ld padding, stride gaps) checked unchanged bit
-// for bit; every size class of family batched_small and the one-by-one route past it, every form, odd
-// leading dimensions and strides, stride 0, misaligned pointers, pointer arrays in any order, alpha = 0 over
-// NaN operands, k = 0, batch = 0 and 1, and a batch of more than 2^31 C elements.
+// tcgemm_dgemm_strided_batched_host on the GPU: every product against a host FP64 reference (per-element bound
+// 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where beta = 0, every element between
+// and around the C matrices (ld padding, stride gaps) checked unchanged bit for bit; every shape of family batched_direct, every size class of family batched_small and the
+// one-by-one route past it, every form, odd leading dimensions and strides, stride 0, misaligned pointers, pointer
+// arrays in any order, alpha = 0 over NaN operands, k = 0, batch = 0 and 1, and a batch of more than 2^31 C
+// elements.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,6 +46,46 @@ std::string describe(const BatchCase& c) {
                 (long long)c.ld_pad, (long long)c.gap, c.share_a ? " strideA=0" : "", (long long)c.offset,
                 c.arrays ? " arrays" : "", c.host ? " host arrays" : "");
   return b;
+}
+
+// One product's C (m x n from element c_at of `out`, leading dimension ldc) against the host reference from a, b
+// and C before the call (`before`): the number of elements beyond the bound 2 (k + 2) eps (|alpha| sum |a b| +
+// |beta c|); each element is marked in `inside` and its error raises `worst`.
+int64_t count_beyond_bound(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                           int64_t lda, const double* b, int64_t ldb, double beta, const std::vector<double>& before,
+                           const std::vector<double>& out, int64_t c_at, int64_t ldc, std::vector<char>* inside,
+                           double* worst) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  int64_t bad = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t at = c_at + i + j * ldc;
+      (*inside)[at] = 1;
+      double sum = 0.0, mag = 0.0;
+      if (alpha != 0.0)
+        for (int64_t l = 0; l < k; ++l) {
+          const double x = ta == 'N' ? a[i + l * lda] : a[l + i * lda];
+          const double y = tb == 'N' ? b[l + j * ldb] : b[j + l * ldb];
+          sum += x * y;
+          mag += std::fabs(x * y);
+        }
+      const double c0 = before[at];
+      const double ref = (alpha == 0.0 ? 0.0 : alpha * sum) + (beta == 0.0 ? 0.0 : beta * c0);
+      const double tol = 2.0 * (k + 2) * eps * (std::fabs(alpha) * mag + (beta == 0.0 ? 0.0 : std::fabs(beta * c0)));
+      const double diff = std::fabs(out[at] - ref);
+      if (!(diff <= tol)) ++bad;
+      *worst = std::max(*worst, diff);
+    }
+  return bad;
+}
+
+// Elements outside every C matrix (not marked in `inside`) whose bits changed.
+int64_t count_touched(const std::vector<double>& before, const std::vector<double>& out,
+                      const std::vector<char>& inside) {
+  int64_t touched = 0;
+  for (size_t e = 0; e < out.size(); ++e)
+    if (!inside[e] && !same_bits(out[e], before[e])) ++touched;
+  return touched;
 }
 
 ::testing::AssertionResult run_batch(const BatchCase& c, uint64_t seed) {
@@ -112,36 +152,14 @@ std::string describe(const BatchCase& c) {
                                          << tcgemm_last_error();
   if (!c.host && (cudaDeviceSynchronize() != cudaSuccess || dc.download(&out) != cudaSuccess))
     return ::testing::AssertionFailure() << describe(c) << ": CUDA error after the call";
-  const double eps = std::numeric_limits<double>::epsilon();
   std::vector<char> inside(nc, 0);
   int64_t bad = 0;
   double worst = 0.0;
-  for (int64_t g = 0; g < c.batch; ++g) {
-    const double* a = ha.data() + c.offset + g * sa;
-    const double* b = hb.data() + c.offset + g * sb;
-    for (int64_t j = 0; j < c.n; ++j)
-      for (int64_t i = 0; i < c.m; ++i) {
-        const int64_t at = c.offset + g * sc + i + j * ldc;
-        inside[at] = 1;
-        double sum = 0.0, mag = 0.0;
-        if (c.alpha != 0.0)
-          for (int64_t l = 0; l < c.k; ++l) {
-            const double x = c.ta == 'N' ? a[i + l * lda] : a[l + i * lda];
-            const double y = c.tb == 'N' ? b[l + j * ldb] : b[j + l * ldb];
-            sum += x * y;
-            mag += std::fabs(x * y);
-          }
-        const double c0 = hc[at];
-        const double ref = (c.alpha == 0.0 ? 0.0 : c.alpha * sum) + (c.beta == 0.0 ? 0.0 : c.beta * c0);
-        const double tol = 2.0 * (c.k + 2) * eps * (std::fabs(c.alpha) * mag + (c.beta == 0.0 ? 0.0 : std::fabs(c.beta * c0)));
-        const double diff = std::fabs(out[at] - ref);
-        if (!(diff <= tol)) ++bad;
-        worst = std::max(worst, diff);
-      }
-  }
-  int64_t touched = 0;
-  for (int64_t e = 0; e < nc; ++e)
-    if (!inside[e] && !same_bits(out[e], hc[e])) ++touched;
+  for (int64_t g = 0; g < c.batch; ++g)
+    bad += count_beyond_bound(c.ta, c.tb, c.m, c.n, c.k, c.alpha, ha.data() + c.offset + g * sa, lda,
+                              hb.data() + c.offset + g * sb, ldb, c.beta, hc, out, c.offset + g * sc, ldc, &inside,
+                              &worst);
+  const int64_t touched = count_touched(hc, out, inside);
   if (bad || touched)
     return ::testing::AssertionFailure() << describe(c) << ": " << bad << " elements beyond the bound (worst "
                                          << worst << "), " << touched << " elements outside the C matrices written";
@@ -402,31 +420,15 @@ TEST(BatchedGrouped, GroupsOfEveryRoute) {
   CUDA_OK(cudaDeviceSynchronize());
   std::vector<double> out;
   CUDA_OK(dc.download(&out));
-  const double eps = std::numeric_limits<double>::epsilon();
   std::vector<char> inside(nc, 0);
-  int64_t bad = 0, touched = 0;
+  int64_t bad = 0;
+  double worst = 0.0;
   for (const Product& p : prods) {
     const Group& G = groups[p.group];
-    for (int64_t j = 0; j < G.n; ++j)
-      for (int64_t i = 0; i < G.m; ++i) {
-        double sum = 0.0, mag = 0.0;
-        for (int64_t l = 0; l < G.k; ++l) {
-          const double x = G.ta == 'N' ? ha[p.a + i + l * p.lda] : ha[p.a + l + i * p.lda];
-          const double y = G.tb == 'N' ? hb[p.b + l + j * p.ldb] : hb[p.b + j + l * p.ldb];
-          sum += x * y;
-          mag += std::fabs(x * y);
-        }
-        const int64_t at = p.c + i + j * p.ldc;
-        inside[at] = 1;
-        const double c0 = hc[at];
-        const double ref = G.alpha * sum + (G.beta == 0.0 ? 0.0 : G.beta * c0);
-        const double tol =
-            2.0 * (G.k + 2) * eps * (std::fabs(G.alpha) * mag + (G.beta == 0.0 ? 0.0 : std::fabs(G.beta * c0)));
-        if (!(std::fabs(out[at] - ref) <= tol)) ++bad;
-      }
+    bad += count_beyond_bound(G.ta, G.tb, G.m, G.n, G.k, G.alpha, ha.data() + p.a, p.lda, hb.data() + p.b, p.ldb,
+                              G.beta, hc, out, p.c, p.ldc, &inside, &worst);
   }
-  for (int64_t e = 0; e < nc; ++e)
-    if (!inside[e] && !same_bits(out[e], hc[e])) ++touched;
-  EXPECT_EQ(bad, 0) << "elements beyond the bound";
+  const int64_t touched = count_touched(hc, out, inside);
+  EXPECT_EQ(bad, 0) << "elements beyond the bound (worst " << worst << ")";
   EXPECT_EQ(touched, 0) << "elements outside the C matrices written";
 }

@@ -114,13 +114,20 @@ bool batch_on_direct(const GemmProblem& p) {
   return batched_direct_takes(p.m, p.n, p.beta != 0.0, max_size);
 }
 
-// The common part: p validated, batch >= 0; runs or quick-returns.
-tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, cudaStream_t stream) {
-  if (batch == 0 || p.m == 0 || p.n == 0) return TCGEMM_SUCCESS;
-  if ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0) return TCGEMM_SUCCESS;
-  DeviceContext ctx;
-  TCGEMM_TRY(device_gate(-1, &ctx));
-  TCGEMM_TRY(take_pending_cuda_error());
+// BLAS's quick returns for a validated batch: nothing to compute and C unchanged.
+bool batch_is_noop(const GemmProblem& p, int64_t batch) {
+  return batch == 0 || p.m == 0 || p.n == 0 || ((p.alpha == 0.0 || p.k == 0) && p.beta == 1.0);
+}
+
+// The current device, checked and free of a sticky error, before a call's first launch.
+tcgemm_status gate_current_device(DeviceContext* ctx) {
+  TCGEMM_TRY(device_gate(-1, ctx));
+  return take_pending_cuda_error();
+}
+
+// A validated batch that is not a quick return, on the gated device ctx.
+tcgemm_status run_gated(const GemmProblem& p, BatchedArgs a, bool arrays, int64_t batch, const DeviceContext& ctx,
+                        cudaStream_t stream) {
   a.m = p.m;
   a.n = p.n;
   a.k = p.k;
@@ -162,6 +169,21 @@ tcgemm_status run_batch(const GemmProblem& p, BatchedArgs a, bool arrays, int64_
     }
   }
   return TCGEMM_SUCCESS;
+}
+
+// The common part: p validated, batch >= 0; runs or quick-returns.
+tcgemm_status run_batch(const GemmProblem& p, const BatchedArgs& a, bool arrays, int64_t batch,
+                        cudaStream_t stream) {
+  if (batch_is_noop(p, batch)) return TCGEMM_SUCCESS;
+  DeviceContext ctx;
+  TCGEMM_TRY(gate_current_device(&ctx));
+  return run_gated(p, a, arrays, batch, ctx, stream);
+}
+
+// The recorded failure st again, its message prefixed with the group and its argument position kept.
+tcgemm_status name_group(tcgemm_status st, int64_t group) {
+  const std::string reason = tcgemm_last_error();
+  return set_arg_error(st, tcgemm_last_error_argument(), "group %" PRId64 ": %s", group, reason.c_str());
 }
 
 }  // namespace
@@ -230,40 +252,41 @@ tcgemm_status tcgemm_dgemm_grouped_batched(const char* transa, const char* trans
   // Every group checked before any runs, as tcgemm_dgemm_batched checks a batch (its pointer arrays being the
   // group's slices of A, B and C); a failure names the group.
   std::vector<GemmProblem> problems(static_cast<size_t>(group_count));
-  std::vector<int64_t> first(static_cast<size_t>(group_count));
-  int64_t products = 0;
+  int64_t products = 0;  // before group g: the index of its first product in A, B and C
+  auto slice = [](auto* array, int64_t first) { return array ? array + first : nullptr; };
   for (int64_t g = 0; g < group_count; ++g) {
     if (group_size[g] < 0)
       return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kGroupSizePos,
                            "argument %d (group_size): group %" PRId64 ": group_size = %" PRId64 ": must be >= 0",
                            kGroupSizePos, g, group_size[g]);
-    first[g] = products;
-    auto slice = [&](const void* array) {
-      return array ? reinterpret_cast<const double*>(static_cast<const double* const*>(array) + products) : nullptr;
-    };
     const tcgemm_status st = validate_problem(
-        blas_problem(transa[g], transb[g], m[g], n[g], k[g], alpha[g], slice(A), lda[g], slice(B), ldb[g], beta[g],
-                     const_cast<double*>(slice(C)), ldc[g]),
+        blas_problem(transa[g], transb[g], m[g], n[g], k[g], alpha[g],
+                     reinterpret_cast<const double*>(slice(A, products)), lda[g],
+                     reinterpret_cast<const double*>(slice(B, products)), ldb[g], beta[g],
+                     reinterpret_cast<double*>(const_cast<double**>(slice(C, products))), ldc[g]),
         ArgNaming::Blas, kArrayPositions, &problems[g]);
-    if (st != TCGEMM_SUCCESS) {
-      const std::string reason = tcgemm_last_error();
-      return set_arg_error(st, tcgemm_last_error_argument(), "group %" PRId64 ": %s", g, reason.c_str());
-    }
+    if (st != TCGEMM_SUCCESS) return name_group(st, g);
     if (!checked_add(products, group_size[g], &products))
       return set_arg_error(TCGEMM_ERROR_INVALID_ARGUMENT, kGroupSizePos,
                            "argument %d (group_size): the groups' sizes add up past 2^63 - 1 at group %" PRId64,
                            kGroupSizePos, g);
   }
-  for (int64_t g = 0; g < group_count; ++g) {
-    BatchedArgs a{};
-    a.A_array = A ? A + first[g] : nullptr;
-    a.B_array = B ? B + first[g] : nullptr;
-    a.C_array = C ? C + first[g] : nullptr;
-    const tcgemm_status st = run_batch(problems[g], a, true, group_size[g], stream);
-    if (st != TCGEMM_SUCCESS) {
-      const std::string reason = tcgemm_last_error();
-      return set_arg_error(st, tcgemm_last_error_argument(), "group %" PRId64 ": %s", g, reason.c_str());
+  // The device is gated once, before the first group that launches; the groups run in order.
+  DeviceContext ctx;
+  bool gated = false;
+  products = 0;
+  for (int64_t g = 0; g < group_count; products += group_size[g], ++g) {
+    if (batch_is_noop(problems[g], group_size[g])) continue;
+    if (!gated) {
+      TCGEMM_TRY(gate_current_device(&ctx));
+      gated = true;
     }
+    BatchedArgs a{};
+    a.A_array = slice(A, products);
+    a.B_array = slice(B, products);
+    a.C_array = slice(C, products);
+    const tcgemm_status st = run_gated(problems[g], a, true, group_size[g], ctx, stream);
+    if (st != TCGEMM_SUCCESS) return name_group(st, g);
   }
   return TCGEMM_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "families/batched_direct/kernel.cuh"
 #include "families/batched_direct/launch.hpp"
+#include "families/common/index_dispatch.hpp"
 
 namespace tcgemm::detail {
 namespace {
@@ -36,35 +37,13 @@ tcgemm_status launch_instance(const BatchedArgs& a, const DeviceContext& ctx, cu
 
 template <bool kArrays>
 tcgemm_status launch_any(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
-  switch (batched_direct_shape_index(a.m, a.n, a.beta != 0.0)) {
-    case 0: return launch_instance<0, kArrays>(a, ctx, stream);
-    case 1: return launch_instance<1, kArrays>(a, ctx, stream);
-    case 2: return launch_instance<2, kArrays>(a, ctx, stream);
-    case 3: return launch_instance<3, kArrays>(a, ctx, stream);
-    case 4: return launch_instance<4, kArrays>(a, ctx, stream);
-    case 5: return launch_instance<5, kArrays>(a, ctx, stream);
-    case 6: return launch_instance<6, kArrays>(a, ctx, stream);
-    case 7: return launch_instance<7, kArrays>(a, ctx, stream);
-    case 8: return launch_instance<8, kArrays>(a, ctx, stream);
-    case 9: return launch_instance<9, kArrays>(a, ctx, stream);
-    case 10: return launch_instance<10, kArrays>(a, ctx, stream);
-    case 11: return launch_instance<11, kArrays>(a, ctx, stream);
-    case 12: return launch_instance<12, kArrays>(a, ctx, stream);
-    case 13: return launch_instance<13, kArrays>(a, ctx, stream);
-    case 14: return launch_instance<14, kArrays>(a, ctx, stream);
-    case 15: return launch_instance<15, kArrays>(a, ctx, stream);
-    case 16: return launch_instance<16, kArrays>(a, ctx, stream);
-    case 17: return launch_instance<17, kArrays>(a, ctx, stream);
-    case 18: return launch_instance<18, kArrays>(a, ctx, stream);
-    case 19: return launch_instance<19, kArrays>(a, ctx, stream);
-    case 20: return launch_instance<20, kArrays>(a, ctx, stream);
-    case 21: return launch_instance<21, kArrays>(a, ctx, stream);
-    default:
-      static_assert(kBatchedDirectShapeCount == 22 && kBatchedDirectShapesPerBeta == 11,
-                    "batched_direct: one case per shape");
-      return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_direct: m = %lld, n = %lld past its largest shape",
-                       static_cast<long long>(a.m), static_cast<long long>(a.n));
-  }
+  const int shape = batched_direct_shape_index(a.m, a.n, a.beta != 0.0);
+  if (shape < 0)
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_direct: m = %lld, n = %lld past its largest shape",
+                     static_cast<long long>(a.m), static_cast<long long>(a.n));
+  return dispatch_index<kBatchedDirectShapeCount>(
+      shape, [&](auto s) { return launch_instance<decltype(s)::value, kArrays>(a, ctx, stream); },
+      TCGEMM_ERROR_INVALID_ARGUMENT);
 }
 
 }  // namespace

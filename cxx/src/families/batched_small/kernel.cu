@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "families/batched_small/kernel.cuh"
 #include "families/batched_small/launch.hpp"
+#include "families/common/index_dispatch.hpp"
 
 namespace tcgemm::detail {
 namespace {
@@ -43,24 +44,13 @@ tcgemm_status launch_class(const BatchedArgs& a, const DeviceContext& ctx, cudaS
 
 template <bool kArrays>
 tcgemm_status launch_any(const BatchedArgs& a, const DeviceContext& ctx, cudaStream_t stream) {
-  switch (batched_class_index(a.m, a.n)) {
-    case 0: return launch_class<0, kArrays>(a, ctx, stream);
-    case 1: return launch_class<1, kArrays>(a, ctx, stream);
-    case 2: return launch_class<2, kArrays>(a, ctx, stream);
-    case 3: return launch_class<3, kArrays>(a, ctx, stream);
-    case 4: return launch_class<4, kArrays>(a, ctx, stream);
-    case 5: return launch_class<5, kArrays>(a, ctx, stream);
-    case 6: return launch_class<6, kArrays>(a, ctx, stream);
-    case 7: return launch_class<7, kArrays>(a, ctx, stream);
-    case 8: return launch_class<8, kArrays>(a, ctx, stream);
-    case 9: return launch_class<9, kArrays>(a, ctx, stream);
-    case 10: return launch_class<10, kArrays>(a, ctx, stream);
-    case 11: return launch_class<11, kArrays>(a, ctx, stream);
-    default:
-      static_assert(kBatchedClassCount == 12, "batched_small: one case per class");
-      return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_small: m = %lld, n = %lld past its largest size class",
-                       static_cast<long long>(a.m), static_cast<long long>(a.n));
-  }
+  const int cls = batched_class_index(a.m, a.n);
+  if (cls < 0)
+    return set_error(TCGEMM_ERROR_INVALID_ARGUMENT, "batched_small: m = %lld, n = %lld past its largest size class",
+                     static_cast<long long>(a.m), static_cast<long long>(a.n));
+  return dispatch_index<kBatchedClassCount>(
+      cls, [&](auto c) { return launch_class<decltype(c)::value, kArrays>(a, ctx, stream); },
+      TCGEMM_ERROR_INVALID_ARGUMENT);
 }
 
 }  // namespace
