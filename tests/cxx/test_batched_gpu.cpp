@@ -1,7 +1,8 @@
 // tcgemm_dgemm_strided_batched, tcgemm_dgemm_batched, tcgemm_dgemm_grouped_batched and
 // tcgemm_dgemm_strided_batched_host on the GPU: every product against a host FP64 reference (per-element bound
-// 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where beta = 0, every element between
-// and around the C matrices (ld padding, stride gaps) checked unchanged bit for bit; every shape of family batched_direct, every size class of family batched_small and the
+// 2 (k + 2) eps (|alpha| sum |a||b| + |beta| |c|)), C poisoned with NaN where beta = 0, A and B NaN wherever
+// BLAS does not read them (ld padding, stride gaps), every element between and around the C matrices checked
+// unchanged bit for bit; every shape of family batched_direct, every size class of family batched_small and the
 // one-by-one route past it, every form, odd leading dimensions and strides, stride 0, misaligned pointers, pointer
 // arrays in any order, alpha = 0 over NaN operands, k = 0, batch = 0 and 1, and a batch of more than 2^31 C
 // elements.
@@ -100,10 +101,18 @@ int64_t count_touched(const std::vector<double>& before, const std::vector<doubl
   const int64_t nc = c.offset + sc * std::max<int64_t>(0, c.batch - 1) + ldc * std::max<int64_t>(1, c.n) + 3;
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  // A and B: random everywhere (also outside the matrices: not read, so not checked); with alpha = 0 all NaN.
-  std::vector<double> ha(na), hb(nb), hc(nc);
-  for (auto& x : ha) x = c.alpha == 0.0 ? std::numeric_limits<double>::quiet_NaN() : u(gen);
-  for (auto& x : hb) x = c.alpha == 0.0 ? std::numeric_limits<double>::quiet_NaN() : u(gen);
+  // A and B: random inside the matrices, NaN everywhere else (rows between the matrix and ld, gaps between the
+  // matrices, before and after them: BLAS does not read them, and a read would spread NaN into C); with alpha = 0
+  // all NaN.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> ha(na, nan), hb(nb, nan), hc(nc);
+  if (c.alpha != 0.0)
+    for (int64_t g = 0; g < std::max<int64_t>(1, c.batch); ++g) {
+      for (int64_t j = 0; j < ac; ++j)
+        for (int64_t i = 0; i < ar; ++i) ha[c.offset + g * sa + i + j * lda] = u(gen);
+      for (int64_t j = 0; j < bc; ++j)
+        for (int64_t i = 0; i < br; ++i) hb[c.offset + g * sb + i + j * ldb] = u(gen);
+    }
   // C: random inside the matrices (NaN when beta = 0), guards everywhere else.
   for (auto& x : hc) x = guard_nan();
   for (int64_t g = 0; g < c.batch; ++g)
@@ -387,9 +396,18 @@ TEST(BatchedGrouped, GroupsOfEveryRoute) {
   }
   std::mt19937_64 gen(777);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> ha(na), hb(nb), hc(nc, guard_nan());
-  for (auto& x : ha) x = u(gen);
-  for (auto& x : hb) x = u(gen);
+  // A and B random inside the matrices, NaN in their padding rows (not read).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> ha(na, nan), hb(nb, nan), hc(nc, guard_nan());
+  for (const Product& p : prods) {
+    const Group& G = groups[p.group];
+    const int64_t ar = G.ta == 'N' ? G.m : G.k, ac = G.ta == 'N' ? G.k : G.m;
+    const int64_t br = G.tb == 'N' ? G.k : G.n, bc = G.tb == 'N' ? G.n : G.k;
+    for (int64_t j = 0; j < ac; ++j)
+      for (int64_t i = 0; i < ar; ++i) ha[p.a + i + j * p.lda] = u(gen);
+    for (int64_t j = 0; j < bc; ++j)
+      for (int64_t i = 0; i < br; ++i) hb[p.b + i + j * p.ldb] = u(gen);
+  }
   for (const Product& p : prods)
     for (int64_t j = 0; j < groups[p.group].n; ++j)
       for (int64_t i = 0; i < groups[p.group].m; ++i)
