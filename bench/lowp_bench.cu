@@ -5,8 +5,9 @@
 //   - the mma.sync ceiling the same way (m16n8k16 for F16 and BF16, m16n8k8 for TF32; FP32 accumulation, and
 //     FP16 accumulation for F16);
 //   - tcgemm: the default path (no configuration: the mma.sync fast path for F16/BF16/TF32 with FP32
-//     accumulation and F16 with FP16), then the WMMA family at every shape in five configurations (C tile / tile_k /
-//     stages: 64x64/32/3, 128x128/32/3, 128x128/64/3, 256x128/32/3, 256x128/64/3; paddings of 16 bytes), those
+//     accumulation and F16 with FP16), then the WMMA family at every shape in six configurations (C tile / tile_k /
+//     stages: 64x64/32/3, 128x128/32/3, 256x128/32/3 on the run-time kernel; 128x128/64/3, 256x128/64/3,
+//     128x256/64/3 on the pipelined one (TF32: half the tile_k, the same bytes); paddings of 16 bytes), those
 //     that fit the device;
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
@@ -323,8 +324,8 @@ int run(int argc, char** argv) {
       // its packing included), against the mma.sync ceiling.
       if (pr.mma_peak > 0) measure(nullptr, "mma.sync", "default", pr.mma_peak);
       // tile, tile_n, tile_k, stages
-      const int configs[5][4] = {{64, 64, 32, 3}, {128, 128, 32, 3}, {128, 128, 64, 3}, {256, 128, 32, 3},
-                                 {256, 128, 64, 3}};
+      const int configs[6][4] = {{64, 64, 32, 3},   {128, 128, 32, 3},  {256, 128, 32, 3},
+                                 {128, 128, 64, 3}, {256, 128, 64, 3}, {128, 256, 64, 3}};
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
         for (const auto& tks : configs) {
           tcgemm_wmma_config cfg{};
@@ -332,7 +333,7 @@ int run(int argc, char** argv) {
           cfg.shape = pr.shapes[si];
           cfg.tile = tks[0];
           cfg.tile_n = tks[1];
-          cfg.tile_k = tks[2];
+          cfg.tile_k = pr.in == TCGEMM_TYPE_F32 ? tks[2] / 2 : tks[2];  // the same bytes of k (TF32 elements are 4)
           cfg.stages = tks[3];
           cfg.pad_a = cfg.pad_b = pr.in == TCGEMM_TYPE_F32 ? 4 : 8;
           int64_t smem = 0;

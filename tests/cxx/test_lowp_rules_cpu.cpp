@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/lowp_call.hpp"
@@ -563,11 +564,12 @@ TEST(LowpConfig, DefaultsFittedToTheDevice) {
   EXPECT_EQ(small.stages, 1);
 }
 
-// The WMMA family's fixed instances (compile-time tile_k, paddings and depth) run exactly their configuration:
-// 128 x 128 tiles, tile_k 64 (TF32: 32), 16-byte paddings, 3 stages, both operands by 16-byte copies, in every
-// input type, shape and operand form (TF32's default configuration is it); a call that differs in any one of
-// these runs the run-time instance. The arguments are built as the launcher builds them.
-TEST(LowpConfig, FixedInstanceTakesExactlyItsConfiguration) {
+// The WMMA family's pipelined kernel (compile-time tile_k, paddings and depth) runs exactly the fixed
+// configurations: 128 x 128, 256 x 128 or 128 x 256 tiles, tile_k 64 (TF32: 32), 16-byte paddings, 3 stages,
+// both operands by 16-byte copies, in every input type, shape and operand form (TF32's default configuration
+// is one); a call that differs in any one of these, or asks for 64 x 64 tiles, runs the run-time kernel. The
+// arguments are built as the launcher builds them.
+TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
   using tcgemm::detail::lowp_fixed_instance_applies;
   using tcgemm::detail::lowp_wmma_args;
   struct InAcc {
@@ -584,48 +586,49 @@ TEST(LowpConfig, FixedInstanceTakesExactlyItsConfiguration) {
                                              : std::vector<int32_t>{TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16,
                                                                     TCGEMM_WMMA_8x32x16};
     for (const int32_t shape : shapes)
-      for (const char* form : {"NN", "NT", "TN", "TT"}) {
-        SCOPED_TRACE(std::string(form) + " input " + std::to_string(t.in) + " shape " + std::to_string(shape));
-        const auto applies = [&](tcgemm_wmma_config c, const void* a, int64_t lda) {
-          tcgemm_wmma_config r{};
-          if (tcgemm_wmma_config_resolve(t.in, t.compute, &c, &r, nullptr) != TCGEMM_SUCCESS) {
-            ADD_FAILURE() << tcgemm_last_error();
-            return false;
+      for (const char* form : {"NN", "NT", "TN", "TT"})
+        for (const auto tile : {std::pair<int, int>{128, 128}, {256, 128}, {128, 256}}) {
+          SCOPED_TRACE(std::string(form) + " input " + std::to_string(t.in) + " shape " + std::to_string(shape) +
+                       " tile " + std::to_string(tile.first) + "x" + std::to_string(tile.second));
+          const auto applies = [&](tcgemm_wmma_config c, const void* a, int64_t lda) {
+            tcgemm_wmma_config r{};
+            if (tcgemm_wmma_config_resolve(t.in, t.compute, &c, &r, nullptr) != TCGEMM_SUCCESS) {
+              ADD_FAILURE() << tcgemm_last_error();
+              return false;
+            }
+            const tcgemm::detail::LowpProblem p =
+                tcgemm::detail::lowp_problem(form[0], form[1], 300, 200, 500, 1.0f, a, lda, aligned, 512, 0.0f,
+                                             nullptr, 300, t.in, t.compute == TCGEMM_TYPE_F16 ? t.compute : TCGEMM_TYPE_F32,
+                                             t.compute);
+            return lowp_fixed_instance_applies(lowp_wmma_args(p, r), shape, in_bytes, r.tile, r.tile_n);
+          };
+          const tcgemm_wmma_config fixed{shape, tile.first, tile_k, pad, pad, 3, tile.second, {0}};
+          EXPECT_TRUE(applies(fixed, aligned, 512));
+          tcgemm_wmma_config c = fixed;
+          if (tile.second == tile.first) {
+            c.tile_n = 0;  // left to default to tile: the same configuration
+            EXPECT_TRUE(applies(c, aligned, 512));
           }
-          const tcgemm::detail::LowpProblem p =
-              tcgemm::detail::lowp_problem(form[0], form[1], 300, 200, 500, 1.0f, a, lda, aligned, 512, 0.0f,
-                                           nullptr, 300, t.in, t.compute == TCGEMM_TYPE_F16 ? t.compute : TCGEMM_TYPE_F32,
-                                           t.compute);
-          return lowp_fixed_instance_applies(lowp_wmma_args(p, r), shape, in_bytes, r.tile, r.tile_n);
-        };
-        const tcgemm_wmma_config fixed{shape, 128, tile_k, pad, pad, 3, 0, {0}};
-        EXPECT_TRUE(applies(fixed, aligned, 512));
-        tcgemm_wmma_config c = fixed;
-        c.tile_n = 128;  // stated explicitly: the same configuration
-        EXPECT_TRUE(applies(c, aligned, 512));
-        EXPECT_FALSE(applies(fixed, off8, 512)) << "A only 8-byte aligned";
-        EXPECT_FALSE(applies(fixed, aligned, 513)) << "lda not whole 16-byte units";
-        c = fixed;
-        c.pad_a = 0;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "pad_a 0";
-        c = fixed;
-        c.pad_b = 2 * pad;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "pad_b 32 bytes";
-        c = fixed;
-        c.stages = 2;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "2 stages";
-        c.stages = 4;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "4 stages";
-        c = fixed;
-        c.tile_k = tile_k / 2;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "half the tile_k";
-        c = fixed;
-        c.tile = 64;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "64 x 64 tiles";
-        c = fixed;
-        c.tile_n = 256;
-        EXPECT_FALSE(applies(c, aligned, 512)) << "128 x 256 tiles";
-      }
+          EXPECT_FALSE(applies(fixed, off8, 512)) << "A only 8-byte aligned";
+          EXPECT_FALSE(applies(fixed, aligned, 513)) << "lda not whole 16-byte units";
+          c = fixed;
+          c.pad_a = 0;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "pad_a 0";
+          c = fixed;
+          c.pad_b = 2 * pad;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "pad_b 32 bytes";
+          c = fixed;
+          c.stages = 2;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "2 stages";
+          c.stages = 4;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "4 stages";
+          c = fixed;
+          c.tile_k = tile_k / 2;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "half the tile_k";
+          c = fixed;
+          c.tile = c.tile_n = 64;
+          EXPECT_FALSE(applies(c, aligned, 512)) << "64 x 64 tiles";
+        }
   }
   // TF32's default configuration is the fixed one.
   tcgemm_wmma_config def{};

@@ -1,6 +1,8 @@
-// Family wmma_lowp: the article's Example 6 structure (A and B tiles in dynamic shared memory, padded
-// leading dimensions, tile_k deep) on the WMMA shapes for 16-bit and TF32 inputs, with BLAS semantics, and a
-// pipeline of `stages` shared-memory buffers.
+// Family wmma_lowp, the run-time kernel: the article's Example 6 structure (A and B tiles in dynamic shared
+// memory, padded leading dimensions, tile_k deep) on the WMMA shapes for 16-bit and TF32 inputs, with BLAS
+// semantics, and a pipeline of `stages` shared-memory buffers. Every configuration field (tile_k, paddings,
+// stages) is read at run time, so the padding and tile_k sweeps run through this one kernel; the fixed
+// configurations run kernel_pipelined.cuh instead (dispatch.cuh).
 //
 // A block computes a kTileM x kTileN block of C with warps of W x W (rules.hpp: 32 x 32 at 64 x 64, else
 // 64 x 64), each holding (W / FM) x (W / FN) accumulator fragments. With 64 x 64 warps that is 16 fragments:
@@ -28,110 +30,17 @@
 // 16-byte aligned, or a leading dimension that is not a whole number of 16-byte units) are staged element by
 // element into the same layout, synchronously.
 //
-// Epilogue: each warp stores one accumulator fragment at a time into its own scratch in shared memory
-// (store_matrix_sync), and its lanes apply C = alpha * acc + beta * C to the elements inside m x n, reading C
-// only when beta != 0 and converting to C's type. The fragment's lane mapping stays opaque.
+// Epilogue: kernel_common.cuh, store_c_fragments.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <mma.h>
-
 #include "arch/cp_async_sm80.cuh"
 #include "core/checked_math.hpp"
-#include "core/device.hpp"
-#include "core/errors.hpp"
-#include "families/lowp_c_element.cuh"
-#include "families/wmma_lowp/launch.hpp"
-#include "families/wmma_lowp/rules.hpp"
+#include "families/wmma_lowp/kernel_common.cuh"
 
 namespace tcgemm::detail::wmma_lowp {
-
-constexpr int kWarpThreads = 32;
-constexpr int64_t kDefaultDynamicSmemBytes = 48 * 1024;
-
-// The WMMA fragment element type of each input kind.
-template <class In>
-struct InputTraits;
-template <>
-struct InputTraits<__half> {
-  using Frag = __half;
-};
-template <>
-struct InputTraits<__nv_bfloat16> {
-  using Frag = __nv_bfloat16;
-};
-template <>
-struct InputTraits<float> {  // TF32: stored as float, rounded to nearest when a fragment is loaded
-  using Frag = nvcuda::wmma::precision::tf32;
-};
-
-template <class Acc>
-__device__ __forceinline__ float acc_to_float(Acc v) {
-  if constexpr (std::is_same<Acc, float>::value) return v;
-  else return __half2float(v);
-}
-
-// The bits of one element: staging moves raw bits (all-zero bits are +0 in every input type).
-template <class In>
-using ElemBits = typename std::conditional<sizeof(In) == 2, uint16_t, uint32_t>::type;
-
-// Compile-time facts of one kernel instance. kAKContig / kBKContig: whether op(A) / op(B) is k-contiguous in
-// memory (A transposed, B not), which is also the shared tile's order.
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
-struct LowpShape {
-  static_assert(lowp_tile_allowed(kTileM, kTileN), "wmma_lowp: not one of the family's block tiles");
-  static constexpr int kWarpTile = lowp_warp_tile(kTileM, kTileN);
-  static constexpr int kWarpsM = kTileM / kWarpTile;
-  static constexpr int kThreads = lowp_warps(kTileM, kTileN) * kWarpThreads;
-  static constexpr int kFragsM = kWarpTile / FM;
-  static constexpr int kFragsN = kWarpTile / FN;
-  static constexpr int kPiece = 16 / int(sizeof(In));  // elements per 16-byte copy
-  static constexpr int kStretchA = (!kAKContig && FM == 8) ? 2 : 1;
-  static constexpr int kStretchB = (!kBKContig && FN == 8) ? 2 : 1;
-  // 64 x 64 warp tiles take up to ~250 registers: 8 warps per SM (two 4-warp blocks or one of 8); 32 x 32
-  // ones leave room for 3 blocks (a cap of 128 registers for 4 blocks spills).
-  static constexpr int kMinBlocks = kWarpTile == 32 ? 3 : kThreads == 128 ? 2 : 1;
-  static_assert(kWarpTile % FM == 0 && kWarpTile % FN == 0,
-                "wmma_lowp: the fragment shape must tile the warp's block of C");
-  static_assert(FK * sizeof(In) == 32,
-                "wmma_lowp: one k step must be 32 bytes of input, so that every fragment pointer stays 32-byte "
-                "aligned (load_matrix_sync's rule)");
-  static_assert((kStretchA == 1 && kStretchB == 1) || kPiece == 8,
-                "wmma_lowp: a stretched tile moves whole groups of 8 elements per 16-byte copy");
-  static_assert(kTileM % kPiece == 0 && kTileN % kPiece == 0,
-                "wmma_lowp: an o-contiguous tile row is whole 16-byte pieces");
-};
-
-// The configuration of a fixed instance (kTileK > 0; rules.hpp, lowp_fixed_config): tile_k, 16-byte paddings,
-// 3 stages and hence the shared tiles' leading dimensions and sizes are compile-time constants, so that
-// fragment addresses and the copies' trip counts fold into immediates. The run-time kernel (kTileK == 0)
-// issued 4.8 instructions per HMMA (ncu), and with 8 warps per SM the instruction count sets its speed; the
-// constants bought 7-18% on BF16, TF32, FP16 accumulation and the 8-wide shapes at n = 8192, nothing on F16
-// 16x16x16 (bench/results/2026-11-29-h200-wmma-unrolled/). The launcher takes a fixed instance only when the
-// call's configuration is exactly this one (lowp_fixed_instance_applies), so results do not depend on which
-// instance ran.
-template <class In, int FM, int FN, int FK, bool kAKContig, bool kBKContig, int kTileK>
-struct LowpFixed {
-  static constexpr bool kOn = kTileK > 0;
-  static constexpr int kStages = kLowpFixedStages;
-  static constexpr LowpTiles kTiles =
-      lowp_tiles(lowp_fixed_config(wmma_shape_of(FM, FN, FK), int(sizeof(In))), int(sizeof(In)), kAKContig,
-                 !kBKContig);
-  static_assert(!kOn || kTileK == lowp_fixed_tile_k(int(sizeof(In))), "wmma_lowp: a fixed instance's tile_k");
-};
-
-// Offset (elements) of element (o, k) in a shared operand tile (rules.hpp, LowpOperandTile).
-template <bool kKContig, int kStretch>
-__device__ __forceinline__ int tile_offset(int o, int k, int ld) {
-  if constexpr (kKContig) return o * ld + k;
-  else if constexpr (kStretch == 2) return k * ld + ((o >> 3) << 4) + (o & 7);
-  else return k * ld + o;
-}
 
 // Where one operand's k-tile comes from: element (o, k) of the operand is x[k + o * ld] when it is
 // k-contiguous, x[o + k * ld] otherwise; the tile starts at (o0, k0); the operand is o_lim x k_lim.
@@ -186,13 +95,6 @@ __device__ __forceinline__ CopyWalk copy_walk(int64_t ld, int ld_s, int tile_k, 
   w.d0 = uint32_t(tile_offset<kKContig, kStretch>(kKContig ? w.line0 : w.c, kKContig ? w.c : w.line0, ld_s) * kEb);
   w.d_step = uint32_t(step * ld_s * kEb);
   return w;
-}
-
-// Bytes of a 16-byte piece that has `left` elements of its operand before the operand's end.
-template <class In>
-__device__ __forceinline__ int piece_bytes(int64_t left) {
-  constexpr int E = 16 / int(sizeof(In));
-  return left >= E ? 16 : left > 0 ? int(left * int64_t(sizeof(In))) : 0;
 }
 
 // One k-tile along a walk: src is this thread's first piece, tile the stage's tile (shared address). The
@@ -277,8 +179,7 @@ __device__ __forceinline__ void copy_operand_k_tile(const CopyWalk& w, bool vec,
   }
 }
 
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig,
-          int kFixedTileK>
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
 __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads,
                                   LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kMinBlocks)
     wmma_lowp_kernel(const LowpArgs p) {
@@ -291,16 +192,12 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
   using FragB = wmma::fragment<wmma::matrix_b, FM, FN, FK, FragIn, LayoutB>;
   constexpr int W = Shape::kWarpTile;
   extern __shared__ __align__(128) unsigned char lowp_smem[];
-  // The configuration: compile-time constants in a fixed instance, the call's otherwise.
-  using Fixed = LowpFixed<In, FM, FN, FK, kAKContig, kBKContig, kFixedTileK>;
-  static_assert(!Fixed::kOn || (kTileM == kLowpFixedTile && kTileN == kLowpFixedTile),
-                "wmma_lowp: fixed instances have the fixed C tile");
-  const int tile_k = Fixed::kOn ? kFixedTileK : p.tile_k;
-  const int lda_s = Fixed::kOn ? Fixed::kTiles.a.ld : p.lda_s, ldb_s = Fixed::kOn ? Fixed::kTiles.b.ld : p.ldb_s;
-  const int64_t a_tile_bytes = Fixed::kOn ? Fixed::kTiles.a_bytes : p.a_tile_bytes;
-  const int64_t stage_bytes = a_tile_bytes + (Fixed::kOn ? Fixed::kTiles.b_bytes : p.b_tile_bytes);
-  const int S = Fixed::kOn ? Fixed::kStages : p.stages;
-  const bool vec_a = Fixed::kOn || p.vec_a, vec_b = Fixed::kOn || p.vec_b;
+  const int tile_k = p.tile_k;
+  const int lda_s = p.lda_s, ldb_s = p.ldb_s;
+  const int64_t a_tile_bytes = p.a_tile_bytes;
+  const int64_t stage_bytes = a_tile_bytes + p.b_tile_bytes;
+  const int S = p.stages;
+  const bool vec_a = p.vec_a, vec_b = p.vec_b;
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpThreads, lane = tid % kWarpThreads;
   const int warp_row = warp % Shape::kWarpsM, warp_col = warp / Shape::kWarpsM;
@@ -370,21 +267,13 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
 #pragma unroll
         for (int i = 0; i < Shape::kFragsM; ++i) {
           const int o = warp_row * W + i * FM;
-          wmma::load_matrix_sync(a_frag[i], a_s + tile_offset<kAKContig, Shape::kStretchA>(o, ks * FK, lda_s),
-                                 lda_s);
-          if constexpr (sizeof(In) == 4) {
-            for (int e = 0; e < a_frag[i].num_elements; ++e) a_frag[i].x[e] = wmma::__float_to_tf32(a_frag[i].x[e]);
-          }
+          load_fragment(a_frag[i], a_s + tile_offset<kAKContig, Shape::kStretchA>(o, ks * FK, lda_s), lda_s);
         }
 #pragma unroll
         for (int j = 0; j < Shape::kFragsN; ++j) {
           const int o = warp_col * W + j * FN;
           FragB b_frag;
-          wmma::load_matrix_sync(b_frag, b_s + tile_offset<kBKContig, Shape::kStretchB>(o, ks * FK, ldb_s),
-                                 ldb_s);
-          if constexpr (sizeof(In) == 4) {
-            for (int e = 0; e < b_frag.num_elements; ++e) b_frag.x[e] = wmma::__float_to_tf32(b_frag.x[e]);
-          }
+          load_fragment(b_frag, b_s + tile_offset<kBKContig, Shape::kStretchB>(o, ks * FK, ldb_s), ldb_s);
 #pragma unroll
           for (int i = 0; i < Shape::kFragsM; ++i) wmma::mma_sync(acc[i][j], a_frag[i], b_frag, acc[i][j]);
         }
@@ -406,89 +295,9 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
       read_slot = (S == 1 || read_slot == S - 1) ? 0 : read_slot + 1;
     }
 
-    // Epilogue, one fragment at a time through the warp's scratch (column-major, leading dimension FM).
-#pragma unroll
-    for (int i = 0; i < Shape::kFragsM; ++i)
-#pragma unroll
-      for (int j = 0; j < Shape::kFragsN; ++j) {
-        wmma::store_matrix_sync(scratch, acc[i][j], FM, wmma::mem_col_major);
-        __syncwarp();
-        const int64_t fr = row0 + warp_row * W + i * FM;
-        const int64_t fc = col0 + warp_col * W + j * FN;
-        // Not unrolled: the loop body holds C's type switch, and 16 fragments of unrolled copies of it made
-        // the family's instances several times larger for no measurable time.
-#pragma unroll 1
-        for (int e = lane; e < FM * FN; e += kWarpThreads) {
-          const int64_t r = fr + e % FM, c = fc + e / FM;
-          if (r < p.m && c < p.n) {
-            const int64_t at = r + c * p.ldc;
-            float v = p.alpha * acc_to_float<Acc>(scratch[e]);
-            if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
-            store_c_element(p.C, p.c_type, at, v);
-          }
-        }
-        __syncwarp();  // the scratch is read before the next fragment overwrites it
-      }
+    store_c_fragments(p, acc, scratch, row0 + warp_row * W, col0 + warp_col * W, lane);
   }
 }
 
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig,
-          int kFixedTileK>
-tcgemm_status launch_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
-                              cudaStream_t stream) {
-  auto* kernel = wmma_lowp_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, kFixedTileK>;
-  if (smem_bytes > kDefaultDynamicSmemBytes)
-    TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, "wmma_lowp_kernel"));
-  constexpr int kThreads = LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads;
-  kernel<<<lowp_grid(args), kThreads, static_cast<size_t>(smem_bytes), stream>>>(args);
-  TCGEMM_CHECK_LAUNCH("wmma_lowp_kernel");
-  return TCGEMM_SUCCESS;
-}
-
-// An operand form's instance: the fixed one (LowpFixed) when the call's configuration is exactly the fixed
-// configuration, the run-time one otherwise.
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
-tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
-                                   cudaStream_t stream) {
-  if constexpr (kTileM == kLowpFixedTile && kTileN == kLowpFixedTile) {
-    constexpr int kIn = int(sizeof(In));
-    if (lowp_fixed_instance_applies(args, wmma_shape_of(FM, FN, FK), kIn, kTileM, kTileN))
-      return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, lowp_fixed_tile_k(kIn)>(
-          args, smem_bytes, ctx, stream);
-  }
-  return launch_instance<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig, 0>(args, smem_bytes, ctx, stream);
-}
-
-// The instance for a block tile and an operand form.
-template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN>
-tcgemm_status launch_form(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx, cudaStream_t stream) {
-  const bool ak = args.trans_a, bk = !args.trans_b;
-  if (ak && bk)
-    return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, true>(args, smem_bytes, ctx, stream);
-  if (ak) return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, true, false>(args, smem_bytes, ctx, stream);
-  if (bk) return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, true>(args, smem_bytes, ctx, stream);
-  return launch_form_instance<In, Acc, FM, FN, FK, kTileM, kTileN, false, false>(args, smem_bytes, ctx, stream);
-}
-
-// The instances of a fragment shape, by block tile (validated: rules.hpp, lowp_tile_allowed).
-template <class In, class Acc, int FM, int FN, int FK>
-tcgemm_status launch_tile(const LowpArgs& args, int tile_m, int tile_n, int64_t smem_bytes, const DeviceContext& ctx,
-                          cudaStream_t stream) {
-  if (tile_m == 64) return launch_form<In, Acc, FM, FN, FK, 64, 64>(args, smem_bytes, ctx, stream);
-  if (tile_m == 256) return launch_form<In, Acc, FM, FN, FK, 256, 128>(args, smem_bytes, ctx, stream);
-  if (tile_n == 256) return launch_form<In, Acc, FM, FN, FK, 128, 256>(args, smem_bytes, ctx, stream);
-  return launch_form<In, Acc, FM, FN, FK, 128, 128>(args, smem_bytes, ctx, stream);
-}
-
-// The three 16-bit shapes.
-template <class In, class Acc>
-tcgemm_status launch_shape16(const LowpArgs& args, int shape, int tile_m, int tile_n, int64_t smem_bytes,
-                             const DeviceContext& ctx, cudaStream_t stream) {
-  switch (shape) {
-    case TCGEMM_WMMA_32x8x16: return launch_tile<In, Acc, 32, 8, 16>(args, tile_m, tile_n, smem_bytes, ctx, stream);
-    case TCGEMM_WMMA_8x32x16: return launch_tile<In, Acc, 8, 32, 16>(args, tile_m, tile_n, smem_bytes, ctx, stream);
-    default: return launch_tile<In, Acc, 16, 16, 16>(args, tile_m, tile_n, smem_bytes, ctx, stream);
-  }
-}
 
 }  // namespace tcgemm::detail::wmma_lowp

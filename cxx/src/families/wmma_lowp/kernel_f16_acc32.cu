@@ -1,6 +1,6 @@
 // wmma_lowp instances: F16 inputs, FP32 accumulators, every 16-bit shape, tile and operand form.
 #include "families/wmma_lowp/instances.hpp"
-#include "families/wmma_lowp/kernel.cuh"
+#include "families/wmma_lowp/dispatch.cuh"
 
 namespace tcgemm::detail::wmma_lowp {
 

@@ -1,6 +1,6 @@
 // wmma_lowp instances: FP32 inputs multiplied in TF32 (16x16x8), FP32 accumulators, every tile and form.
 #include "families/wmma_lowp/instances.hpp"
-#include "families/wmma_lowp/kernel.cuh"
+#include "families/wmma_lowp/dispatch.cuh"
 
 namespace tcgemm::detail::wmma_lowp {
 

@@ -24,8 +24,8 @@ LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
 }
 
 bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n) {
-  if (tile_m != kLowpFixedTile || tile_n != kLowpFixedTile || !a.vec_a || !a.vec_b) return false;
-  const tcgemm_wmma_config f = lowp_fixed_config(shape, in_bytes);
+  if (!lowp_fixed_tile(tile_m, tile_n) || !a.vec_a || !a.vec_b) return false;
+  const tcgemm_wmma_config f = lowp_fixed_config(shape, in_bytes, tile_m, tile_n);
   const LowpTiles t = lowp_tiles(f, in_bytes, a.trans_a, a.trans_b);
   return a.tile_k == f.tile_k && a.stages == f.stages && a.lda_s == t.a.ld && a.ldb_s == t.b.ld &&
          a.a_tile_bytes == t.a_bytes && a.b_tile_bytes == t.b_bytes;

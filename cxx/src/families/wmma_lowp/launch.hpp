@@ -116,8 +116,8 @@ inline unsigned lowp_grid(const LowpArgs& a) {
 LowpArgs lowp_wmma_args(const LowpProblem& p, const tcgemm_wmma_config& r);
 
 // Whether a call with these kernel parameters, on the WMMA shape `shape` with inputs of in_bytes and C tiles
-// of tile_m x tile_n, runs a fixed instance (rules.hpp, lowp_fixed_config): its configuration is exactly the
-// fixed one and both operands go by 16-byte copies.
+// of tile_m x tile_n, runs the pipelined kernel (rules.hpp, lowp_fixed_config): its configuration is exactly the
+// fixed one of its tile and both operands go by 16-byte copies.
 bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n);
 
 // Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked

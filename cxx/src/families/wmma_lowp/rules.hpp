@@ -98,17 +98,18 @@ constexpr LowpTiles lowp_tiles(const tcgemm_wmma_config& r, int in_bytes, bool t
   return t;
 }
 
-// The configuration of the family's fixed instances (kernel.cuh, LowpFixed): 128 x 128 tiles, k-tiles of four k
-// steps (64 16-bit elements, 32 TF32: the best depth at n = 8192), 16-byte paddings and 3 stages, whose
-// fields, shared leading dimensions and tile sizes the kernel has as compile-time constants. The launcher takes
-// a fixed instance only for exactly this configuration (lowp_fixed_instance_applies, launch.hpp).
-constexpr int kLowpFixedTile = 128;
+// The family's fixed configurations, which run the pipelined kernel (kernel_pipelined.cuh) with every field a
+// compile-time constant: C tiles of 128 x 128, 256 x 128 or 128 x 256, k-tiles of four k steps (64 16-bit
+// elements, 32 TF32), 16-byte paddings and 3 stages. The launcher takes the pipelined kernel only for exactly
+// such a configuration (lowp_fixed_instance_applies, launch.hpp); any other runs the run-time kernel.
 constexpr int kLowpFixedStages = 3;
+TCGEMM_HOST_DEVICE constexpr bool lowp_fixed_tile(int tile_m, int tile_n) {
+  return lowp_tile_allowed(tile_m, tile_n) && lowp_warp_tile(tile_m, tile_n) == 64;
+}
 TCGEMM_HOST_DEVICE constexpr int lowp_fixed_tile_k(int in_bytes) { return 4 * 32 / in_bytes; }
-constexpr tcgemm_wmma_config lowp_fixed_config(int shape, int in_bytes) {
+constexpr tcgemm_wmma_config lowp_fixed_config(int shape, int in_bytes, int tile_m, int tile_n) {
   const int pad = kLowpPadQuantumBytes / in_bytes;
-  return tcgemm_wmma_config{shape, kLowpFixedTile, lowp_fixed_tile_k(in_bytes), pad, pad, kLowpFixedStages,
-                            kLowpFixedTile, {0}};
+  return tcgemm_wmma_config{shape, tile_m, lowp_fixed_tile_k(in_bytes), pad, pad, kLowpFixedStages, tile_n, {0}};
 }
 // The tcgemm_wmma_shape of fragment dimensions (0 for none): the inverse of wmma_dims.
 TCGEMM_HOST_DEVICE constexpr int wmma_shape_of(int fm, int fn, int fk) {
@@ -138,6 +139,10 @@ constexpr int64_t lowp_smem_bytes_any_form(const tcgemm_wmma_config& r, int in_b
   }
   return most;
 }
+
+// The most dynamic shared memory a block may opt in to on any device the library builds for (cc 9.x: 227 KB);
+// pipelined instances that would need more are not built (a call asking for one is refused before launch).
+constexpr int64_t kLowpMaxSmemOptin = 227 * 1024;
 
 // Checks the input / accumulator / output types of a tcgemm_gemm_ex call (positions as in its prototype).
 tcgemm_status validate_lowp_types(int32_t a_type, int32_t b_type, int32_t c_type, int32_t compute);

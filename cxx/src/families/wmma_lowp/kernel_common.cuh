@@ -1,0 +1,136 @@
+// Family wmma_lowp: what its two kernels share. kernel.cuh runs every configuration with its fields read at run
+// time (the sweep's kernel); kernel_pipelined.cuh runs the fixed configurations (rules.hpp, lowp_fixed_config)
+// with every field a compile-time constant. Both keep the CUDA Fortran tensor-core article's Example 6 structure:
+// A and B tiles in dynamic shared memory with padded leading dimensions, fragments loaded with
+// wmma::load_matrix_sync, C written through a per-warp scratch fragment.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+#include "families/lowp_c_element.cuh"
+#include "families/wmma_lowp/launch.hpp"
+#include "families/wmma_lowp/rules.hpp"
+
+namespace tcgemm::detail::wmma_lowp {
+
+constexpr int kWarpThreads = 32;
+constexpr int64_t kDefaultDynamicSmemBytes = 48 * 1024;
+
+// The WMMA fragment element type of each input kind.
+template <class In>
+struct InputTraits;
+template <>
+struct InputTraits<__half> {
+  using Frag = __half;
+};
+template <>
+struct InputTraits<__nv_bfloat16> {
+  using Frag = __nv_bfloat16;
+};
+template <>
+struct InputTraits<float> {  // TF32: stored as float, rounded to nearest when a fragment is loaded
+  using Frag = nvcuda::wmma::precision::tf32;
+};
+
+template <class Acc>
+__device__ __forceinline__ float acc_to_float(Acc v) {
+  if constexpr (std::is_same<Acc, float>::value) return v;
+  else return __half2float(v);
+}
+
+// The bits of one element: staging moves raw bits (all-zero bits are +0 in every input type).
+template <class In>
+using ElemBits = typename std::conditional<sizeof(In) == 2, uint16_t, uint32_t>::type;
+
+// Compile-time facts of one kernel instance. kAKContig / kBKContig: whether op(A) / op(B) is k-contiguous in
+// memory (A transposed, B not), which is also the shared tile's order.
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+struct LowpShape {
+  static_assert(lowp_tile_allowed(kTileM, kTileN), "wmma_lowp: not one of the family's block tiles");
+  static constexpr int kWarpTile = lowp_warp_tile(kTileM, kTileN);
+  static constexpr int kWarpsM = kTileM / kWarpTile;
+  static constexpr int kThreads = lowp_warps(kTileM, kTileN) * kWarpThreads;
+  static constexpr int kFragsM = kWarpTile / FM;
+  static constexpr int kFragsN = kWarpTile / FN;
+  static constexpr int kPiece = 16 / int(sizeof(In));  // elements per 16-byte copy
+  static constexpr int kStretchA = (!kAKContig && FM == 8) ? 2 : 1;
+  static constexpr int kStretchB = (!kBKContig && FN == 8) ? 2 : 1;
+  // 64 x 64 warp tiles take up to ~250 registers: 8 warps per SM (two 4-warp blocks or one of 8); 32 x 32
+  // ones leave room for 3 blocks (a cap of 128 registers for 4 blocks spills).
+  static constexpr int kMinBlocks = kWarpTile == 32 ? 3 : kThreads == 128 ? 2 : 1;
+  static_assert(kWarpTile % FM == 0 && kWarpTile % FN == 0,
+                "wmma_lowp: the fragment shape must tile the warp's block of C");
+  static_assert(FK * sizeof(In) == 32,
+                "wmma_lowp: one k step must be 32 bytes of input, so that every fragment pointer stays 32-byte "
+                "aligned (load_matrix_sync's rule)");
+  static_assert((kStretchA == 1 && kStretchB == 1) || kPiece == 8,
+                "wmma_lowp: a stretched tile moves whole groups of 8 elements per 16-byte copy");
+  static_assert(kTileM % kPiece == 0 && kTileN % kPiece == 0,
+                "wmma_lowp: an o-contiguous tile row is whole 16-byte pieces");
+};
+
+// Offset (elements) of element (o, k) in a shared operand tile (rules.hpp, LowpOperandTile).
+template <bool kKContig, int kStretch>
+__device__ __forceinline__ int tile_offset(int o, int k, int ld) {
+  if constexpr (kKContig) return o * ld + k;
+  else if constexpr (kStretch == 2) return k * ld + ((o >> 3) << 4) + (o & 7);
+  else return k * ld + o;
+}
+
+// Bytes of a 16-byte piece that has `left` elements of its operand before the operand's end.
+template <class In>
+__device__ __forceinline__ int piece_bytes(int64_t left) {
+  constexpr int E = 16 / int(sizeof(In));
+  return left >= E ? 16 : left > 0 ? int(left * int64_t(sizeof(In))) : 0;
+}
+
+
+// Loads one operand fragment from a shared tile. TF32 fragments are rounded to nearest here: the instruction
+// reads only the top 19 bits of each element, which would truncate.
+template <class Frag, class In>
+__device__ __forceinline__ void load_fragment(Frag& f, const In* at, unsigned ld) {
+  nvcuda::wmma::load_matrix_sync(f, at, ld);
+  if constexpr (sizeof(In) == 4) {
+#pragma unroll
+    for (int e = 0; e < f.num_elements; ++e) f.x[e] = nvcuda::wmma::__float_to_tf32(f.x[e]);
+  }
+}
+
+// The epilogue of one warp: its accumulator fragments, the block of C whose first row and column are r0 and c0,
+// one fragment at a time through the warp's scratch in shared memory (column-major, leading dimension FM;
+// the fragment's lane mapping stays opaque): C = alpha * acc + beta * C for the elements inside m x n,
+// C read only when beta != 0 (BLAS), converted to C's type.
+template <int FM, int FN, int FK, class Acc, int kFragsM, int kFragsN>
+__device__ __forceinline__ void store_c_fragments(
+    const LowpArgs& p, const nvcuda::wmma::fragment<nvcuda::wmma::accumulator, FM, FN, FK, Acc> (&acc)[kFragsM][kFragsN],
+    Acc* scratch, int64_t r0, int64_t c0, int lane) {
+#pragma unroll
+  for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j) {
+      nvcuda::wmma::store_matrix_sync(scratch, acc[i][j], FM, nvcuda::wmma::mem_col_major);
+      __syncwarp();
+      const int64_t fr = r0 + i * FM, fc = c0 + j * FN;
+      // Not unrolled: the loop body holds C's type switch, and 16 fragments of unrolled copies of it made
+      // the family's instances several times larger for no measurable time.
+#pragma unroll 1
+      for (int e = lane; e < FM * FN; e += kWarpThreads) {
+        const int64_t r = fr + e % FM, c = fc + e / FM;
+        if (r < p.m && c < p.n) {
+          const int64_t at = r + c * p.ldc;
+          float v = p.alpha * acc_to_float<Acc>(scratch[e]);
+          if (p.beta != 0.0f) v = fmaf(p.beta, load_c_element(p.C, p.c_type, at), v);
+          store_c_element(p.C, p.c_type, at, v);
+        }
+      }
+      __syncwarp();  // the scratch is read before the next fragment overwrites it
+    }
+}
+
+}  // namespace tcgemm::detail::wmma_lowp
