@@ -35,6 +35,8 @@ struct Case {
   bool odd_ldb = false;  // B's leading dimension odd even with whole_ld (one operand by cp.async, one not)
   bool whole_ld = false;  // WMMA family: leading dimensions of whole 16-byte units (its cp.async copies)
   bool may_not_fit = false;  // a refusal for shared memory (TCGEMM_ERROR_SHARED_MEMORY) is this case's pass
+  bool whole_ldc = false;    // ldc of whole 32-byte units: the WMMA family writes inner fragments of an
+                             // accumulator-typed C straight from registers
 };
 
 std::string name(const Case& c) {
@@ -42,7 +44,7 @@ std::string name(const Case& c) {
          std::to_string(c.k) + " in " + std::to_string(c.in) + " C " + std::to_string(c.c_type) + " acc " +
          std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) + "x" + std::to_string(c.tile_n) +
          " pad " + std::to_string(c.pad) + " stages " + std::to_string(c.stages) + " beta " + std::to_string(c.beta) +
-         (c.whole_ld ? " whole ld" : "") + (c.odd_ldb ? " odd ldb" : "") + " tile_k " + std::to_string(c.tile_k) + (c.offset ? " offset " + std::to_string(c.offset) : "");
+         (c.whole_ld ? " whole ld" : "") + (c.whole_ldc ? " whole ldc" : "") + (c.odd_ldb ? " odd ldb" : "") + " tile_k " + std::to_string(c.tile_k) + (c.offset ? " offset " + std::to_string(c.offset) : "");
 }
 
 int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -104,7 +106,7 @@ struct Device {
   const bool whole = (fast && !c.odd_ld) || c.whole_ld;
   const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3;
   const int64_t ldb = whole && !c.odd_ldb ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
-  const int64_t ldc = c.m + 2;
+  const int64_t ldc = c.whole_ldc ? (c.m + 15) / 16 * 16 + 16 : c.m + 2;
   const int64_t off = c.offset;
   Typed a(c.in, size_t(lda * a_cols + off)), b(c.in, size_t(ldb * b_cols + off)), c0(c.c_type, size_t(ldc * c.n));
   for (size_t i = 0; i < size_t(lda * a_cols + off); ++i) a.set(i, u(rng));
@@ -253,6 +255,7 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
             c.tile_n = tile[1];
             c.stages = stages;
             c.whole_ld = true;
+            c.whole_ldc = stages % 2 == 0;  // inner C fragments straight from registers, where C takes them
             EXPECT_TRUE(run_case(c, seed++));
           }
     Case few{'N', 'T', 70, 33, 20, t.in, t.c_type, t.compute, shapes.back(), 256, tf32 ? 4 : 8, 0.5f, 0.25f};
@@ -267,7 +270,9 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 // configurations take: 128 x 128, 256 x 128 and 128 x 256 tiles, tile_k 64 (TF32: 32), 16-byte paddings, 3
 // stages, 16-byte copies. Every input and accumulator type, shape, tile and form, with k = 300 (four whole
 // k-tiles of 64 and a partial one, or nine and a partial of 32), k = 256 (whole k-tiles only), k = 20 (one
-// partial k-tile, fewer than the stages), edges of m and n inside a 16-byte piece, beta = 0 over a NaN C; and
+// partial k-tile, fewer than the stages), edges of m and n inside a 16-byte piece, beta = 0 over a NaN C, each
+// with ldc = m + 2 and with ldc of whole 32-byte units (then an accumulator-typed C takes its inner fragments
+// straight from registers, and its edge fragments through the scratch); and
 // the same configuration with B's leading dimension odd, which must run the run-time kernel instead. A
 // stretched 8-wide layout of a 256-wide tile that needs more shared memory than a block has must be refused
 // (TCGEMM_ERROR_SHARED_MEMORY), not run.
@@ -294,6 +299,9 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
               c.may_not_fit = (shape == TCGEMM_WMMA_8x32x16 && f[0] == 'N' && tile[0] == 256) ||
                               (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256);
               EXPECT_TRUE(run_case(c, seed++));
+              // C's fragments straight from registers where they lie inside m x n (an accumulator-typed C).
+              c.whole_ldc = true;
+              EXPECT_TRUE(run_case(c, seed++));
             }
   }
 }
@@ -312,6 +320,7 @@ TEST(WmmaLowp, PipelinedTileGroups) {
       c.tile_k = 64;
       c.stages = 3;
       c.whole_ld = true;
+      c.whole_ldc = true;
       EXPECT_TRUE(run_case(c, seed++));
     }
 }

@@ -639,4 +639,29 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
   EXPECT_TRUE(lowp_fixed_instance_applies(lowp_wmma_args(p, def), def.shape, 4, def.tile, def.tile_n));
 }
 
+// Whether the WMMA family may write C's fragments straight from registers (store_matrix_sync): C of the
+// accumulator's type (FP32 C with FP32 accumulation, F16 C with F16), 32-byte aligned, ldc whole 16-byte units.
+TEST(LowpConfig, DirectCStoreNeedsTheAccumulatorsTypeAndAlignment) {
+  using tcgemm::detail::lowp_problem;
+  using tcgemm::detail::lowp_wmma_args;
+  const auto at = [](uintptr_t a) { return reinterpret_cast<void*>(a); };
+  const uintptr_t base = uintptr_t{1} << 20;
+  const auto direct = [&](int32_t c_type, int32_t compute, void* C, int64_t ldc) {
+    tcgemm_wmma_config r{};
+    EXPECT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, compute, nullptr, &r, nullptr), TCGEMM_SUCCESS);
+    return lowp_wmma_args(lowp_problem('N', 'N', 300, 200, 500, 1.0f, at(base), 304, at(base), 512, 0.0f, C, ldc,
+                                       TCGEMM_TYPE_F16, c_type, compute),
+                          r)
+        .c_direct;
+  };
+  EXPECT_TRUE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base), 304));
+  EXPECT_TRUE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base + 32), 308)) << "ldc 1232 bytes: 16-byte units";
+  EXPECT_TRUE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, at(base), 304));
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base + 16), 304)) << "C 16-byte aligned";
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base), 302)) << "ldc 1208 bytes";
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, at(base), 300)) << "ldc 600 bytes";
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, at(base), 304)) << "F16 C from FP32 accumulators";
+  EXPECT_FALSE(direct(TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, at(base), 304)) << "BF16 C";
+}
+
 }  // namespace

@@ -86,8 +86,7 @@ __device__ __forceinline__ CopyWalk copy_walk(int64_t ld, int ld_s, int tile_k, 
   w.c = (tid & (ppl - 1)) * E;
   w.line0 = tid >> shift;
   w.step = step;
-  // line0 < step, so when step divides the lines every thread has lines / step of them (a constant in the
-  // fixed instances, which unrolls the copy loop).
+  // line0 < step, so when step divides the lines every thread has lines / step of them.
   w.count = lines % step == 0 ? lines / step : w.line0 < lines ? (lines - w.line0 + step - 1) / step : 0;
   w.src_offset = kKContig ? w.line0 * ld + w.c : w.c + w.line0 * ld;
   w.line_bytes = int64_t(step) * ld * kEb;

@@ -12,9 +12,11 @@
 //    constants and one source pointer that moves by a constant per k-tile;
 //  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
 //    stay in L2.
-// With two warps per scheduler (64 x 64 warp tiles take ~230 registers) nothing hides the latency of an
-// instruction that waits on another, so the order of the loop is the speed (bench/results/
-// 2026-12-01-h200-wmma-pipelined/: F16 at n = 8192, 128 x 128 tiles 325 -> ~375 TFLOP/s, 256 x 128 ~445).
+// With two warps per scheduler (64 x 64 warp tiles take ~250 registers) little hides the latency of an
+// instruction that waits on another, so the order of the loop is much of the speed: F16 at n = 8192 (H200) went
+// from 325 TFLOP/s (the run-time kernel's fixed instances) to 379-409 with the best of these tiles
+// (bench/results/2026-12-01-h200-wmma-pipelined/, which also records what still separates it from the same
+// schedule without edge handling: the copies' edge test inside the unrolled k steps).
 #pragma once
 
 #include <cstdint>

@@ -47,6 +47,9 @@ struct LowpArgs {
   // wmma_lowp: whether A and B may be copied in 16-byte pieces with cp.async (pointer 16-byte aligned,
   // leading dimension a whole number of 16-byte units); otherwise they are staged element by element.
   bool vec_a, vec_b;
+  // wmma_lowp: whether C may take accumulator fragments straight from registers (store_matrix_sync): C of the
+  // accumulator's type, 32-byte aligned, ldc a whole number of 16-byte units (kernel_common.cuh).
+  bool c_direct;
 };
 
 // The problem of a call, argument for argument (unvalidated).

@@ -1,0 +1,254 @@
+// Family wmma_lowp, the pipelined kernel: the fixed configurations (rules.hpp, lowp_fixed_config: C tiles of
+// 128 x 128, 256 x 128 or 128 x 256, k-tiles of four k steps, 16-byte paddings, 3 stages) with every field a
+// compile-time constant. Same data layout, WMMA calls and results as the run-time kernel (kernel.cuh); what
+// differs is the schedule, which is the mma.sync fast path's (families/mma_lowp/kernel.cuh) written with WMMA
+// fragments:
+//  - fragments are double-buffered in registers: step s + 1's load_matrix_sync calls come before step s's
+//    mma_sync calls, so no MMA waits on the shared-memory load of its own operands;
+//  - a k-tile's barrier sits before the last k step of the previous one (whose fragments are already in
+//    registers), so the next k-tile's first fragments load while the last MMAs of this one run, and the ring
+//    slot just finished is free to refill at once;
+//  - a k-tile's copies are spread over the first three k steps, each thread's pieces at one shared base plus
+//    constants and one source pointer that moves by a constant per k-tile;
+//  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
+//    stay in L2.
+// With two warps per scheduler (64 x 64 warp tiles take ~230 registers) nothing hides the latency of an
+// instruction that waits on another, so the order of the loop is the speed (bench/results/
+// 2026-12-01-h200-wmma-pipelined/: F16 at n = 8192, 128 x 128 tiles 325 -> ~375 TFLOP/s, 256 x 128 ~445).
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "arch/cp_async_sm80.cuh"
+#include "core/checked_math.hpp"
+#include "families/common/tile_raster.cuh"
+#include "families/wmma_lowp/kernel_common.cuh"
+
+namespace tcgemm::detail::wmma_lowp { namespace AB_NS {
+
+// Compile-time facts of a pipelined instance: the fixed configuration of its tile and the shared tiles it gives.
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig> {
+  static_assert(lowp_fixed_tile(kTileM, kTileN), "wmma_lowp: the pipelined kernel runs the fixed tiles only");
+  static constexpr int kInBytes = int(sizeof(In));
+  static constexpr tcgemm_wmma_config kConfig =
+      lowp_fixed_config(wmma_shape_of(FM, FN, FK), kInBytes, kTileM, kTileN);
+  static constexpr LowpTiles kTiles = lowp_tiles(kConfig, kInBytes, kAKContig, !kBKContig);
+  static constexpr int kTileK = kConfig.tile_k, kStages = kConfig.stages, kSteps = kTileK / FK;
+  static constexpr int kLdA = kTiles.a.ld, kLdB = kTiles.b.ld;
+  static constexpr int kABytes = int(kTiles.a_bytes), kStageBytes = int(kTiles.a_bytes + kTiles.b_bytes);
+  static constexpr int64_t kSmemBytes = lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig);
+  // Whether the instance fits a block's shared memory at all (some stretched 8-wide layouts of 256-wide tiles
+  // do not): only those are built.
+  static constexpr bool kFits = kSmemBytes <= kLowpMaxSmemOptin;
+  static constexpr int kGroupM = 8;
+  static_assert(kSteps >= 2, "wmma_lowp: the fragment double buffer needs two k steps per k-tile");
+  static_assert(kStages >= 2, "wmma_lowp: the pipelined kernel needs a ring of at least two stages");
+};
+
+// One thread's share of the copies of one operand's k-tiles in a pipelined instance. The tile is kLines lines
+// of kLen elements (k-contiguous: kTileO lines of tile_k; o-contiguous: tile_k lines of kTileO), kPieces
+// 16-byte pieces a line; thread tid copies piece tid % kPieces of lines tid / kPieces + j * kStep (j <
+// kCopies): consecutive threads read consecutive pieces of a line, the shared offsets are one base plus a
+// constant per j, and the source is one pointer that moves by a constant per k-tile. The state is kept to
+// three values because the kernel runs at the register limit; the edge tests (a C tile or k-tile that is not
+// whole) work out the rest from the thread index.
+template <class In, bool kKContig, int kStretch, int kTileO, int kTileK, int kLd, int kThreads>
+struct PipelinedCopier {
+  static constexpr int kE = 16 / int(sizeof(In));
+  static constexpr int64_t kEb = sizeof(In);
+  static constexpr int kLen = kKContig ? kTileK : kTileO, kLines = kKContig ? kTileO : kTileK;
+  static constexpr int kPieces = kLen / kE;
+  static constexpr int kStep = kThreads / kPieces;
+  static constexpr int kCopies = kLines / kStep;
+  static_assert(kLen % kE == 0 && kThreads % kPieces == 0 && kLines % kStep == 0,
+                "wmma_lowp: every thread copies the same pieces of every line it copies");
+
+  const char* src;  // this thread's first piece of the next k-tile to copy
+  uint32_t dst;     // its byte offset within an operand tile
+  int o_left;       // rows (A) or columns (B) of the operand from the C tile's first, at most kTileO
+
+  __device__ __forceinline__ PipelinedCopier(const void* x, int64_t ld, int64_t o0, int64_t o_lim, int tid) {
+    const int line0 = tid / kPieces, c = (tid % kPieces) * kE;
+    src = static_cast<const char*>(x) + (kKContig ? (o0 + line0) * ld + c : o0 + c + int64_t(line0) * ld) * kEb;
+    dst = uint32_t(tile_offset<kKContig, kStretch>(kKContig ? line0 : c, kKContig ? c : line0, kLd) * int(kEb));
+    o_left = o_lim - o0 < kTileO ? int(o_lim - o0) : kTileO;
+  }
+
+  // Issues part kPart of kParts of the next k-tile's copies into the operand tile at shared address `tile`.
+  // k_left: k from this k-tile's start to the operand's end. Pieces or parts of pieces outside the operand
+  // are zero-filled with `base` as their source (cp.async reads src_bytes only).
+  template <int kPart, int kParts>
+  __device__ __forceinline__ void copy(uint32_t tile, int64_t k_left, const void* base, int64_t ld) {
+    constexpr int kBegin = kPart * kCopies / kParts, kEnd = (kPart + 1) * kCopies / kParts;
+    const int64_t line_bytes = int64_t(kStep) * ld * kEb;
+    const char* s = src + kBegin * line_bytes;
+    if (AB_NO_EDGE || (k_left >= kTileK && o_left == kTileO)) {  // every k-tile but the last, in every C tile but the edges
+#pragma unroll
+      for (int j = kBegin; j < kEnd; ++j, s += line_bytes)
+        arch::cp_async<16, arch::Clobber::kNone>(tile + dst + uint32_t(j * kStep * kLd * kEb), s);
+    } else {
+      const int tid = static_cast<int>(threadIdx.x);
+      const int line0 = tid / kPieces, c = (tid % kPieces) * kE;
+      // Along the line the piece covers elements c .. c + kE - 1; the line itself is an m (n) or a k.
+      const int piece = piece_bytes<In>((kKContig ? k_left : int64_t(o_left)) - c);
+      const int64_t line_lim = kKContig ? int64_t(o_left) : k_left;
+#pragma unroll
+      for (int j = kBegin; j < kEnd; ++j, s += line_bytes) {
+        const int bytes = line0 + j * kStep < line_lim ? piece : 0;
+        arch::cp_async_zfill<16, arch::Clobber::kNone>(tile + dst + uint32_t(j * kStep * kLd * kEb),
+                                                       bytes ? s : base, bytes);
+      }
+    }
+    if (kPart == kParts - 1) src += kKContig ? kTileK * kEb : kTileK * ld * kEb;
+  }
+};
+
+// Calls f(std::integral_constant<int, s>) for s = 0, 1, ... in order.
+template <int... kS, class F>
+__device__ __forceinline__ void for_each_k_step(std::integer_sequence<int, kS...>, F&& f) {
+  (f(std::integral_constant<int, kS>{}), ...);
+}
+
+template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
+__global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads,
+                                  PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kMinBlocks)
+    wmma_lowp_pipelined_kernel(const LowpArgs p) {
+  namespace wmma = nvcuda::wmma;
+  using Shape = PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>;
+  using FragIn = typename InputTraits<In>::Frag;
+  using LayoutA = typename std::conditional<kAKContig, wmma::row_major, wmma::col_major>::type;
+  using LayoutB = typename std::conditional<kBKContig, wmma::col_major, wmma::row_major>::type;
+  using FragA = wmma::fragment<wmma::matrix_a, FM, FN, FK, FragIn, LayoutA>;
+  using FragB = wmma::fragment<wmma::matrix_b, FM, FN, FK, FragIn, LayoutB>;
+  constexpr int W = Shape::kWarpTile, kSteps = Shape::kSteps, kStages = Shape::kStages, kTileK = Shape::kTileK;
+  constexpr int kFragsM = Shape::kFragsM, kFragsN = Shape::kFragsN;
+  constexpr int kStageBytes = Shape::kStageBytes, kABytes = Shape::kABytes;
+  using CopyA = PipelinedCopier<In, kAKContig, Shape::kStretchA, kTileM, kTileK, Shape::kLdA, Shape::kThreads>;
+  using CopyB = PipelinedCopier<In, kBKContig, Shape::kStretchB, kTileN, kTileK, Shape::kLdB, Shape::kThreads>;
+  // The k steps over which a k-tile's copies are spread: all but the last, whose barrier counts them.
+  constexpr int kCopySteps = kSteps - 1;
+
+  extern __shared__ __align__(128) unsigned char lowp_pipelined_smem[];
+  const uint32_t smem0 = arch::smem_address(lowp_pipelined_smem);
+  const int tid = static_cast<int>(threadIdx.x), warp = tid / kWarpThreads, lane = tid % kWarpThreads;
+  const int warp_m0 = (warp % Shape::kWarpsM) * W, warp_n0 = (warp / Shape::kWarpsM) * W;
+  Acc* scratch = reinterpret_cast<Acc*>(lowp_pipelined_smem + kStages * kStageBytes) + warp * FM * FN;
+  // alpha == 0: A and B are not read (BLAS), so no k-tile is copied and the accumulators stay 0.
+#if defined(AB_INT_K) && AB_INT_K
+  const int k_tiles = p.alpha == 0.0f ? 0 : int(ceil_div_bounded(p.k, kTileK));
+#else
+  const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, kTileK);
+#endif
+
+  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage).
+  FragA fa[2][kFragsM];
+  FragB fb[2][kFragsN];
+  const auto load_step = [&](int buf, int stage, int s) {
+    const unsigned char* base = lowp_pipelined_smem + stage * kStageBytes;
+    const In* a_s = reinterpret_cast<const In*>(base);
+    const In* b_s = reinterpret_cast<const In*>(base + kABytes);
+#pragma unroll
+    for (int i = 0; i < kFragsM; ++i)
+      load_fragment(fa[buf][i], a_s + tile_offset<kAKContig, Shape::kStretchA>(warp_m0 + i * FM, s * FK, Shape::kLdA),
+                    Shape::kLdA);
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j)
+      load_fragment(fb[buf][j], b_s + tile_offset<kBKContig, Shape::kStretchB>(warp_n0 + j * FN, s * FK, Shape::kLdB),
+                    Shape::kLdB);
+  };
+
+#if defined(AB_ONE_TILE) && AB_ONE_TILE
+  { const int64_t t = blockIdx.x;
+#else
+  for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
+#endif
+    int64_t mt, nt;
+#if AB_INT_TILE
+    { const int m_tiles = int(p.m_tiles), n_tiles = int(p.total_tiles / p.m_tiles), tt = int(t);
+      const int group = tt / (8 * n_tiles), first = group * 8;
+      const int rows = m_tiles - first < 8 ? m_tiles - first : 8;
+      const int r = tt - group * 8 * n_tiles; mt = first + r % rows; nt = r / rows; }
+#else
+    tile_coords<Shape::kGroupM>(t, p.m_tiles, p.total_tiles / p.m_tiles, mt, nt);
+#endif
+    const int64_t row0 = mt * kTileM, col0 = nt * kTileN;
+    CopyA copy_a(p.A, p.lda, row0, p.m, tid);
+    CopyB copy_b(p.B, p.ldb, col0, p.n, tid);
+    // Copies part kPart of kParts of k-tile kc into ring slot `stage` (no commit here).
+    const auto copy_stage = [&](int stage, int64_t kc, auto part, auto parts) {
+      constexpr int kPart = decltype(part)::value, kParts = decltype(parts)::value;
+      const uint32_t a_s = smem0 + uint32_t(stage * kStageBytes);
+      const int64_t k_left = p.k - kc * kTileK;
+      copy_a.template copy<kPart, kParts>(a_s, k_left, p.A, p.lda);
+      copy_b.template copy<kPart, kParts>(a_s + uint32_t(kABytes), k_left, p.B, p.ldb);
+    };
+    using Whole = std::integral_constant<int, 1>;
+    using First = std::integral_constant<int, 0>;
+
+    wmma::fragment<wmma::accumulator, FM, FN, FK, Acc> acc[kFragsM][kFragsN];
+#pragma unroll
+    for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragsN; ++j) wmma::fill_fragment(acc[i][j], Acc(0.0f));
+
+    __syncthreads();  // every warp is done with the previous C tile's stages
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < k_tiles) copy_stage(s, s, First{}, Whole{});
+      arch::cp_async_commit<arch::Clobber::kMemory>();  // one group per stage, empty or not: the waits count them
+    }
+    arch::cp_async_wait<kStages - 2>();
+    __syncthreads();
+
+    int read_stage = 0, write_stage = kStages - 1;
+    if (k_tiles > 0) load_step(0, 0, 0);
+#if defined(AB_INT_K) && AB_INT_K
+    for (int kt = 0; kt < k_tiles; ++kt) {
+#else
+    for (int64_t kt = 0; kt < k_tiles; ++kt) {
+#endif
+      for_each_k_step(std::make_integer_sequence<int, kSteps>{}, [&](auto s_c) {
+        constexpr int s = decltype(s_c)::value;
+        if (s == kSteps - 1) {
+          // Step s's fragments are in registers: wait for the next k-tile and move to its slot.
+          arch::cp_async_wait<kStages - 2>();
+          __syncthreads();
+          read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+        }
+        // The next step's fragments (after the last step, the next k-tile's first; unused past the end).
+        load_step((s + 1) & 1, read_stage, (s + 1) % kSteps);
+        if constexpr (s < kCopySteps) {
+          // Refill the slot the previous k-tile used (free since the barrier before its last step), a part per
+          // step; one group per k-tile, committed before the wait of its last step counts it.
+          if (kt + kStages - 1 < k_tiles)
+            copy_stage(write_stage, kt + kStages - 1, std::integral_constant<int, s>{},
+                       std::integral_constant<int, kCopySteps>{});
+          if (s == kCopySteps - 1) {
+            arch::cp_async_commit<arch::Clobber::kMemory>();
+            write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < kFragsN; ++j)
+#pragma unroll
+          for (int i = 0; i < kFragsM; ++i) wmma::mma_sync(acc[i][j], fa[s & 1][i], fb[s & 1][j], acc[i][j]);
+      });
+    }
+
+#if AB_RAW_EPILOGUE
+#pragma unroll
+    for (int i = 0; i < kFragsM; ++i)
+#pragma unroll
+      for (int j = 0; j < kFragsN; ++j)
+        wmma::store_matrix_sync(static_cast<Acc*>(p.C) + (row0 + warp_m0 + i * FM) + (col0 + warp_n0 + j * FN) * p.ldc,
+                                acc[i][j], unsigned(p.ldc), wmma::mem_col_major);
+    (void)scratch;
+#else
+    store_c_fragments(p, acc, scratch, row0 + warp_m0, col0 + warp_n0, lane);
+#endif
+  }
+}
+
+} }  // namespace
