@@ -37,6 +37,7 @@ struct Case {
   bool may_not_fit = false;  // a refusal for shared memory (TCGEMM_ERROR_SHARED_MEMORY) is this case's pass
   bool whole_ldc = false;    // ldc of whole 32-byte units: the WMMA family writes inner fragments of an
                              // accumulator-typed C straight from registers
+  bool odd16_ldc = false;    // with whole_ldc: ldc an odd number of 16-byte units (still the direct route)
 };
 
 std::string name(const Case& c) {
@@ -44,7 +45,7 @@ std::string name(const Case& c) {
          std::to_string(c.k) + " in " + std::to_string(c.in) + " C " + std::to_string(c.c_type) + " acc " +
          std::to_string(c.compute) + " shape " + std::to_string(c.shape) + " tile " + std::to_string(c.tile) + "x" + std::to_string(c.tile_n) +
          " pad " + std::to_string(c.pad) + " stages " + std::to_string(c.stages) + " beta " + std::to_string(c.beta) +
-         (c.whole_ld ? " whole ld" : "") + (c.whole_ldc ? " whole ldc" : "") + (c.odd_ldb ? " odd ldb" : "") + " tile_k " + std::to_string(c.tile_k) + (c.offset ? " offset " + std::to_string(c.offset) : "");
+         (c.whole_ld ? " whole ld" : "") + (c.whole_ldc ? " whole ldc" : "") + (c.odd16_ldc ? " odd16 ldc" : "") + (c.odd_ldb ? " odd ldb" : "") + " tile_k " + std::to_string(c.tile_k) + (c.offset ? " offset " + std::to_string(c.offset) : "");
 }
 
 int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
@@ -106,7 +107,9 @@ struct Device {
   const bool whole = (fast && !c.odd_ld) || c.whole_ld;
   const int64_t lda = whole ? (a_rows + 7) / 8 * 8 + 8 : a_rows + 3;
   const int64_t ldb = whole && !c.odd_ldb ? (b_rows + 7) / 8 * 8 + 16 : b_rows + 1;
-  const int64_t ldc = c.whole_ldc ? (c.m + 15) / 16 * 16 + 16 : c.m + 2;
+  const int64_t unit16 = 16 / bytes_of(c.c_type);  // C elements per 16 bytes
+  int64_t ldc = c.whole_ldc ? (c.m + 15) / 16 * 16 + 16 : c.m + 2;
+  if (c.whole_ldc && c.odd16_ldc) ldc += unit16;  // 16 bytes past a multiple of 32
   const int64_t off = c.offset;
   Typed a(c.in, size_t(lda * a_cols + off)), b(c.in, size_t(ldb * b_cols + off)), c0(c.c_type, size_t(ldc * c.n));
   for (size_t i = 0; i < size_t(lda * a_cols + off); ++i) a.set(i, u(rng));
@@ -167,6 +170,17 @@ struct Device {
 }
 
 const char* const kForms[] = {"NN", "NT", "TN", "TT"};
+
+// The device's opt-in shared memory per block: the fixed configurations of 256-wide tiles (174 KB) exceed a
+// cc 8.0 device's 163 KB and are refused there.
+int64_t smem_optin() {
+  int dev = 0, bytes = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    return 0;
+  return bytes;
+}
+constexpr int64_t kSm90SmemOptin = 227 * 1024;
 
 TEST(WmmaLowp, F16EveryShapeFormTileAndPadding) {
   TCGEMM_REQUIRE_GPU();
@@ -274,17 +288,19 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 // with ldc = m + 2 and with ldc of whole 32-byte units (then an accumulator-typed C takes its inner fragments
 // straight from registers, and its edge fragments through the scratch); and
 // the same configuration with B's leading dimension odd, which must run the run-time kernel instead. A
-// stretched 8-wide layout of a 256-wide tile that needs more shared memory than a block has must be refused
-// (TCGEMM_ERROR_SHARED_MEMORY), not run.
+// stretched 8-wide layout of a 256-wide tile that needs more shared memory than a block has is refused
+// (TCGEMM_ERROR_SHARED_MEMORY; such a configuration cannot run, so a case that is not refused must compute C
+// correctly). k = 123 (TF32 59) is two k-tiles, the second partial.
 TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
   TCGEMM_REQUIRE_GPU();
+  const bool small_smem = smem_optin() < kSm90SmemOptin;
   uint64_t seed = 1700;
   for (const InAcc t : kInAccs) {
     const bool tf32 = t.in == TCGEMM_TYPE_F32;
     for (int32_t shape : shapes_of(t.in))
       for (const char* f : kForms)
         for (const int32_t* tile : {kTile128, kTile256x128, kTile128x256})
-          for (int64_t k : {300, 256, 20})
+          for (int64_t k : {int64_t{300}, int64_t{256}, int64_t{20}, int64_t{tf32 ? 59 : 123}})
             for (bool odd_ldb : {false, true}) {
               if (odd_ldb && k != 300) continue;
               Case c{f[0], f[1], 203, 141, k, t.in, t.c_type, t.compute, shape, tile[0], tf32 ? 4 : 8, 1.0f,
@@ -296,11 +312,16 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
               c.odd_ldb = odd_ldb;
               // An m- (n-) contiguous operand of 8-wide fragments is stretched to twice its width; along a 256-wide
               // tile that takes 3 stages past 227 KB.
+              // tile that takes 3 stages past 227 KB; on a device with less (cc 8.0: 163 KB) every 256-wide
+              // tile's does.
               c.may_not_fit = (shape == TCGEMM_WMMA_8x32x16 && f[0] == 'N' && tile[0] == 256) ||
-                              (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256);
+                              (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256) ||
+                              (small_smem && tile[0] != tile[1]);
               EXPECT_TRUE(run_case(c, seed++));
-              // C's fragments straight from registers where they lie inside m x n (an accumulator-typed C).
+              // C's fragments straight from registers where they lie inside m x n (an accumulator-typed C),
+              // with ldc whole 32-byte units and (k = 300) an odd number of 16-byte units.
               c.whole_ldc = true;
+              c.odd16_ldc = k == 300;
               EXPECT_TRUE(run_case(c, seed++));
             }
   }
@@ -311,6 +332,7 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
 // several n tiles, so every block's tile comes from the grouped order and the last tiles of both are partial.
 TEST(WmmaLowp, PipelinedTileGroups) {
   TCGEMM_REQUIRE_GPU();
+  const bool small_smem = smem_optin() < kSm90SmemOptin;
   uint64_t seed = 1900;
   for (const char* f : {"NN", "TN"})
     for (const int32_t* tile : {kTile128, kTile256x128, kTile128x256}) {
@@ -321,8 +343,32 @@ TEST(WmmaLowp, PipelinedTileGroups) {
       c.stages = 3;
       c.whole_ld = true;
       c.whole_ldc = true;
+      c.may_not_fit = small_smem && tile[0] != tile[1];
       EXPECT_TRUE(run_case(c, seed++));
     }
+}
+
+// The pipelined kernel when no k-tile is copied: alpha = 0 (A and B not read) and k = 0 only scale C by beta,
+// on the direct route (an accumulator-typed C with ldc whole 32-byte units) and through the scratch.
+TEST(WmmaLowp, PipelinedScalesCOnly) {
+  TCGEMM_REQUIRE_GPU();
+  const bool small_smem = smem_optin() < kSm90SmemOptin;
+  uint64_t seed = 2000;
+  for (const InAcc t : kInAccs)
+    for (const int32_t* tile : {kTile128, kTile256x128})
+      for (const bool alpha_zero : {true, false})
+        for (const bool whole_ldc : {true, false}) {
+          const bool tf32 = t.in == TCGEMM_TYPE_F32;
+          Case c{'N', 'N', 203, 141, alpha_zero ? 40 : 0, t.in, t.c_type, t.compute, shapes_of(t.in).front(),
+                 tile[0], tf32 ? 4 : 8, alpha_zero ? 0.0f : 1.0f, -0.75f};
+          c.tile_n = tile[1];
+          c.tile_k = tf32 ? 32 : 64;
+          c.stages = 3;
+          c.whole_ld = true;
+          c.whole_ldc = whole_ldc;
+          c.may_not_fit = small_smem && tile[0] != tile[1];
+          EXPECT_TRUE(run_case(c, seed++));
+        }
 }
 
 // The copy paths the ring test does not take: a tile_k whose lines are not a power-of-two number of 16-byte

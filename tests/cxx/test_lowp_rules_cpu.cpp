@@ -590,14 +590,15 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
         for (const auto tile : {std::pair<int, int>{128, 128}, {256, 128}, {128, 256}}) {
           SCOPED_TRACE(std::string(form) + " input " + std::to_string(t.in) + " shape " + std::to_string(shape) +
                        " tile " + std::to_string(tile.first) + "x" + std::to_string(tile.second));
-          const auto applies = [&](tcgemm_wmma_config c, const void* a, int64_t lda) {
+          const auto applies = [&](tcgemm_wmma_config c, const void* a, int64_t lda, const void* b = nullptr,
+                                   int64_t ldb = 512) {
             tcgemm_wmma_config r{};
             if (tcgemm_wmma_config_resolve(t.in, t.compute, &c, &r, nullptr) != TCGEMM_SUCCESS) {
               ADD_FAILURE() << tcgemm_last_error();
               return false;
             }
             const tcgemm::detail::LowpProblem p =
-                tcgemm::detail::lowp_problem(form[0], form[1], 300, 200, 500, 1.0f, a, lda, aligned, 512, 0.0f,
+                tcgemm::detail::lowp_problem(form[0], form[1], 300, 200, 500, 1.0f, a, lda, b ? b : aligned, ldb, 0.0f,
                                              nullptr, 300, t.in, t.compute == TCGEMM_TYPE_F16 ? t.compute : TCGEMM_TYPE_F32,
                                              t.compute);
             return lowp_fixed_instance_applies(lowp_wmma_args(p, r), shape, in_bytes, r.tile, r.tile_n);
@@ -611,6 +612,8 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
           }
           EXPECT_FALSE(applies(fixed, off8, 512)) << "A only 8-byte aligned";
           EXPECT_FALSE(applies(fixed, aligned, 513)) << "lda not whole 16-byte units";
+          EXPECT_FALSE(applies(fixed, aligned, 512, off8)) << "B only 8-byte aligned";
+          EXPECT_FALSE(applies(fixed, aligned, 512, aligned, 514)) << "ldb not whole 16-byte units";
           c = fixed;
           c.pad_a = 0;
           EXPECT_FALSE(applies(c, aligned, 512)) << "pad_a 0";
@@ -640,7 +643,8 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
 }
 
 // Whether the WMMA family may write C's fragments straight from registers (store_matrix_sync): C of the
-// accumulator's type (FP32 C with FP32 accumulation, F16 C with F16), 32-byte aligned, ldc whole 16-byte units.
+// accumulator's type (FP32 C with FP32 accumulation, F16 C with F16), 32-byte aligned, ldc whole 16-byte units
+// and at most 2^24.
 TEST(LowpConfig, DirectCStoreNeedsTheAccumulatorsTypeAndAlignment) {
   using tcgemm::detail::lowp_problem;
   using tcgemm::detail::lowp_wmma_args;
@@ -662,6 +666,10 @@ TEST(LowpConfig, DirectCStoreNeedsTheAccumulatorsTypeAndAlignment) {
   EXPECT_FALSE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, at(base), 300)) << "ldc 600 bytes";
   EXPECT_FALSE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, at(base), 304)) << "F16 C from FP32 accumulators";
   EXPECT_FALSE(direct(TCGEMM_TYPE_BF16, TCGEMM_TYPE_F32, at(base), 304)) << "BF16 C";
+  // WMMA's leading dimension is 32 bits: past 2^24 elements C goes through the scratch (64-bit indices).
+  EXPECT_TRUE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base), int64_t(1) << 24));
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, at(base), (int64_t(1) << 24) + 8)) << "ldc past 2^24";
+  EXPECT_FALSE(direct(TCGEMM_TYPE_F16, TCGEMM_TYPE_F16, at(base), (int64_t(1) << 32) + 8)) << "ldc past 2^32";
 }
 
 }  // namespace

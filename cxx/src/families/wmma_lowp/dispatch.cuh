@@ -14,16 +14,16 @@
 
 namespace tcgemm::detail::wmma_lowp {
 
-// Launches one kernel instance with kThreads threads a block and the call's dynamic shared memory; `name`
-// ("launch of <kernel>") heads an error message.
+// Launches one kernel instance with kThreads threads a block and the call's dynamic shared memory; `name` is the
+// kernel's and `launch_what` ("launch of <kernel>") heads a launch error's message.
 template <int kThreads, class Kernel>
-tcgemm_status launch_kernel(Kernel* kernel, const char* name, const LowpArgs& args, int64_t smem_bytes,
-                            const DeviceContext& ctx, cudaStream_t stream) {
+tcgemm_status launch_kernel(Kernel* kernel, const char* name, const char* launch_what, const LowpArgs& args,
+                            int64_t smem_bytes, const DeviceContext& ctx, cudaStream_t stream) {
   if (smem_bytes > kDefaultDynamicSmemBytes)
     TCGEMM_TRY(ensure_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), ctx, name));
   kernel<<<lowp_grid(args), kThreads, static_cast<size_t>(smem_bytes), stream>>>(args);
   const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) return set_cuda_error(err, name);
+  if (err != cudaSuccess) return set_cuda_error(err, launch_what);
   return TCGEMM_SUCCESS;
 }
 
@@ -38,12 +38,12 @@ tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, con
       if (lowp_fixed_instance_applies(args, wmma_shape_of(FM, FN, FK), int(sizeof(In)), kTileM, kTileN))
         return launch_kernel<Pipelined::kThreads>(
             wmma_lowp_pipelined_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>,
-            "launch of wmma_lowp_pipelined_kernel", args, smem_bytes, ctx, stream);
+            "wmma_lowp_pipelined_kernel", "launch of wmma_lowp_pipelined_kernel", args, smem_bytes, ctx, stream);
     }
   }
   return launch_kernel<LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads>(
-      wmma_lowp_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>, "launch of wmma_lowp_kernel", args,
-      smem_bytes, ctx, stream);
+      wmma_lowp_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>, "wmma_lowp_kernel",
+      "launch of wmma_lowp_kernel", args, smem_bytes, ctx, stream);
 }
 
 // The instance for a block tile and an operand form.

@@ -184,11 +184,8 @@ __global__ void __launch_bounds__(LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN,
     wmma_lowp_kernel(const LowpArgs p) {
   namespace wmma = nvcuda::wmma;
   using Shape = LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>;
-  using FragIn = typename InputTraits<In>::Frag;
-  using LayoutA = typename std::conditional<kAKContig, wmma::row_major, wmma::col_major>::type;
-  using LayoutB = typename std::conditional<kBKContig, wmma::col_major, wmma::row_major>::type;
-  using FragA = wmma::fragment<wmma::matrix_a, FM, FN, FK, FragIn, LayoutA>;
-  using FragB = wmma::fragment<wmma::matrix_b, FM, FN, FK, FragIn, LayoutB>;
+  using FragA = typename Shape::FragA;
+  using FragB = typename Shape::FragB;
   constexpr int W = Shape::kWarpTile;
   extern __shared__ __align__(128) unsigned char lowp_smem[];
   const int tile_k = p.tile_k;

@@ -2,7 +2,8 @@
 // time (the sweep's kernel); kernel_pipelined.cuh runs the fixed configurations (rules.hpp, lowp_fixed_config)
 // with every field a compile-time constant. Both keep the CUDA Fortran tensor-core article's Example 6 structure:
 // A and B tiles in dynamic shared memory with padded leading dimensions, fragments loaded with
-// wmma::load_matrix_sync, C written through a per-warp scratch fragment.
+// wmma::load_matrix_sync; C written straight from registers where store_matrix_sync may write it, through a
+// per-warp scratch fragment elsewhere (store_c_fragments).
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,14 @@ struct LowpShape {
   static constexpr int kPiece = 16 / int(sizeof(In));  // elements per 16-byte copy
   static constexpr int kStretchA = (!kAKContig && FM == 8) ? 2 : 1;
   static constexpr int kStretchB = (!kBKContig && FN == 8) ? 2 : 1;
+  // The fragments read from the shared tiles, in the order each tile lies there: op(A) row-major when it is
+  // k-contiguous (A transposed), op(B) col-major when it is k-contiguous (B not transposed).
+  using FragA = nvcuda::wmma::fragment<
+      nvcuda::wmma::matrix_a, FM, FN, FK, typename InputTraits<In>::Frag,
+      typename std::conditional<kAKContig, nvcuda::wmma::row_major, nvcuda::wmma::col_major>::type>;
+  using FragB = nvcuda::wmma::fragment<
+      nvcuda::wmma::matrix_b, FM, FN, FK, typename InputTraits<In>::Frag,
+      typename std::conditional<kBKContig, nvcuda::wmma::col_major, nvcuda::wmma::row_major>::type>;
   // 64 x 64 warp tiles take up to ~250 registers: 8 warps per SM (two 4-warp blocks or one of 8); 32 x 32
   // ones leave room for 3 blocks (a cap of 128 registers for 4 blocks spills).
   static constexpr int kMinBlocks = kWarpTile == 32 ? 3 : kThreads == 128 ? 2 : 1;

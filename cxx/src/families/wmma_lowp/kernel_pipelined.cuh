@@ -46,7 +46,9 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   // do not): only those are built.
   static constexpr bool kFits = kSmemBytes <= kLowpMaxSmemOptin;
   static constexpr int kGroupM = 8;
-  static_assert(kSteps >= 2, "wmma_lowp: the fragment double buffer needs two k steps per k-tile");
+  static_assert(kSteps >= 2 && kSteps % 2 == 0,
+                "wmma_lowp: the fragment double buffer alternates by k step, and the next k-tile's first step must "
+                "land in buffer 0: an even number of k steps per k-tile");
   static_assert(kStages >= 2, "wmma_lowp: the pipelined kernel needs a ring of at least two stages");
 };
 
@@ -120,11 +122,8 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
     wmma_lowp_pipelined_kernel(const LowpArgs p) {
   namespace wmma = nvcuda::wmma;
   using Shape = PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>;
-  using FragIn = typename InputTraits<In>::Frag;
-  using LayoutA = typename std::conditional<kAKContig, wmma::row_major, wmma::col_major>::type;
-  using LayoutB = typename std::conditional<kBKContig, wmma::col_major, wmma::row_major>::type;
-  using FragA = wmma::fragment<wmma::matrix_a, FM, FN, FK, FragIn, LayoutA>;
-  using FragB = wmma::fragment<wmma::matrix_b, FM, FN, FK, FragIn, LayoutB>;
+  using FragA = typename Shape::FragA;
+  using FragB = typename Shape::FragB;
   constexpr int W = Shape::kWarpTile, kSteps = Shape::kSteps, kStages = Shape::kStages, kTileK = Shape::kTileK;
   constexpr int kFragsM = Shape::kFragsM, kFragsN = Shape::kFragsN;
   constexpr int kStageBytes = Shape::kStageBytes, kABytes = Shape::kABytes;

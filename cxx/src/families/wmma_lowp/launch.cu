@@ -15,7 +15,7 @@ LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
   a.vec_b = lowp_vec16_ok(pr.B, pr.ldb, in_bytes);
   const int32_t acc_type = pr.compute == TCGEMM_TYPE_F16 ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_F32;
   a.c_direct = pr.c_type == acc_type && reinterpret_cast<uintptr_t>(pr.C) % 32 == 0 &&
-               (pr.ldc * datatype_bytes(pr.c_type)) % 16 == 0;
+               (pr.ldc * datatype_bytes(pr.c_type)) % 16 == 0 && pr.ldc <= kLowpMaxDirectLdc;
   a.tile_k = r.tile_k;
   a.stages = r.stages;
   const LowpTiles tiles = lowp_tiles(r, in_bytes, a.trans_a, a.trans_b);

@@ -35,7 +35,9 @@ struct LowpArgs {
   void* C;
   int64_t lda, ldb, ldc;
   int64_t m, n, k;
-  int64_t m_tiles, total_tiles;  // tile t covers rows (t % m_tiles) * tile.., columns (t / m_tiles) * tile..
+  // C tiles down m, and in all; which tile a linear index is depends on the kernel (the run-time WMMA kernel:
+  // m first, t % m_tiles; the pipelined one and mma_lowp: groups of m tiles, families/common/tile_raster.cuh).
+  int64_t m_tiles, total_tiles;
   // wmma_lowp: bytes of one stage's A and B tiles (rules.hpp, lowp_tiles); stage s's A tile starts at
   // s (a_tile_bytes + b_tile_bytes), its B tile a_tile_bytes later, the epilogue scratch after the last stage.
   int64_t a_tile_bytes, b_tile_bytes;
@@ -48,7 +50,8 @@ struct LowpArgs {
   // leading dimension a whole number of 16-byte units); otherwise they are staged element by element.
   bool vec_a, vec_b;
   // wmma_lowp: whether C may take accumulator fragments straight from registers (store_matrix_sync): C of the
-  // accumulator's type, 32-byte aligned, ldc a whole number of 16-byte units (kernel_common.cuh).
+  // accumulator's type, 32-byte aligned, ldc a whole number of 16-byte units and at most kLowpMaxDirectLdc
+  // (kernel_common.cuh).
   bool c_direct;
 };
 

@@ -140,9 +140,15 @@ constexpr int64_t lowp_smem_bytes_any_form(const tcgemm_wmma_config& r, int in_b
   return most;
 }
 
-// The most dynamic shared memory a block may opt in to on any device the library builds for (cc 9.x: 227 KB);
-// pipelined instances that would need more are not built (a call asking for one is refused before launch).
+// The most dynamic shared memory a block may opt in to on any device the library builds for (cc 9.x: 227 KB;
+// cc 8.0 allows 163 KB): pipelined instances that would need more are not built. A call whose configuration
+// needs more than its own device allows is refused before launch (check_lowp_shared_memory, against the
+// device's opt-in), so no such instance is ever asked for.
 constexpr int64_t kLowpMaxSmemOptin = 227 * 1024;
+// The largest ldc (elements) for which C's fragments go straight from registers: WMMA's leading dimension is
+// a 32-bit unsigned, and a fragment spans up to 32 columns of C, so 2^24 keeps every offset it forms from a
+// fragment's start below 2^31 bytes. Larger ones go through the scratch, which indexes C in 64 bits.
+constexpr int64_t kLowpMaxDirectLdc = int64_t(1) << 24;
 
 // Checks the input / accumulator / output types of a tcgemm_gemm_ex call (positions as in its prototype).
 tcgemm_status validate_lowp_types(int32_t a_type, int32_t b_type, int32_t c_type, int32_t compute);
