@@ -182,6 +182,19 @@ int64_t smem_optin() {
 }
 constexpr int64_t kSm90SmemOptin = 227 * 1024;
 
+// Case c on its tile's fixed configuration, which runs the pipelined kernel: tile_k of four k steps (64 16-bit
+// elements, 32 TF32), 3 stages and 16-byte copies (c.pad must be 16 bytes' worth). On a device with less than
+// 227 KB per block (cc 8.0: 163 KB) a 256-wide tile's configuration may be refused.
+Case fixed_config_case(Case c, const int32_t* tile) {
+  c.tile = tile[0];
+  c.tile_n = tile[1];
+  c.tile_k = c.in == TCGEMM_TYPE_F32 ? 32 : 64;
+  c.stages = 3;
+  c.whole_ld = true;
+  c.may_not_fit = smem_optin() < kSm90SmemOptin && tile[0] != tile[1];
+  return c;
+}
+
 TEST(WmmaLowp, F16EveryShapeFormTileAndPadding) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 1;
@@ -293,7 +306,6 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 // correctly). k = 123 (TF32 59) is two k-tiles, the second partial.
 TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
   TCGEMM_REQUIRE_GPU();
-  const bool small_smem = smem_optin() < kSm90SmemOptin;
   uint64_t seed = 1700;
   for (const InAcc t : kInAccs) {
     const bool tf32 = t.in == TCGEMM_TYPE_F32;
@@ -303,20 +315,14 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
           for (int64_t k : {int64_t{300}, int64_t{256}, int64_t{20}, int64_t{tf32 ? 59 : 123}})
             for (bool odd_ldb : {false, true}) {
               if (odd_ldb && k != 300) continue;
-              Case c{f[0], f[1], 203, 141, k, t.in, t.c_type, t.compute, shape, tile[0], tf32 ? 4 : 8, 1.0f,
-                     k == 256 ? -0.5f : 0.0f};
-              c.tile_n = tile[1];
-              c.tile_k = tf32 ? 32 : 64;
-              c.stages = 3;
-              c.whole_ld = true;
+              Case c = fixed_config_case({f[0], f[1], 203, 141, k, t.in, t.c_type, t.compute, shape, 0,
+                                          tf32 ? 4 : 8, 1.0f, k == 256 ? -0.5f : 0.0f},
+                                         tile);
               c.odd_ldb = odd_ldb;
-              // An m- (n-) contiguous operand of 8-wide fragments is stretched to twice its width; along a 256-wide
-              // tile that takes 3 stages past 227 KB.
-              // tile that takes 3 stages past 227 KB; on a device with less (cc 8.0: 163 KB) every 256-wide
-              // tile's does.
-              c.may_not_fit = (shape == TCGEMM_WMMA_8x32x16 && f[0] == 'N' && tile[0] == 256) ||
-                              (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256) ||
-                              (small_smem && tile[0] != tile[1]);
+              // An m- (n-) contiguous operand of 8-wide fragments is stretched to twice its width; along a
+              // 256-wide tile that takes 3 stages past 227 KB.
+              c.may_not_fit = c.may_not_fit || (shape == TCGEMM_WMMA_8x32x16 && f[0] == 'N' && tile[0] == 256) ||
+                              (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256);
               EXPECT_TRUE(run_case(c, seed++));
               // C's fragments straight from registers where they lie inside m x n (an accumulator-typed C),
               // with ldc whole 32-byte units and (k = 300) an odd number of 16-byte units.
@@ -332,18 +338,13 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
 // several n tiles, so every block's tile comes from the grouped order and the last tiles of both are partial.
 TEST(WmmaLowp, PipelinedTileGroups) {
   TCGEMM_REQUIRE_GPU();
-  const bool small_smem = smem_optin() < kSm90SmemOptin;
   uint64_t seed = 1900;
   for (const char* f : {"NN", "TN"})
     for (const int32_t* tile : {kTile128, kTile256x128, kTile128x256}) {
-      Case c{f[0], f[1], 1189, 300, 72, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, TCGEMM_WMMA_16x16x16,
-             tile[0], 8, 1.0f, 0.5f};
-      c.tile_n = tile[1];
-      c.tile_k = 64;
-      c.stages = 3;
-      c.whole_ld = true;
+      Case c = fixed_config_case({f[0], f[1], 1189, 300, 72, TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, TCGEMM_TYPE_F32,
+                                  TCGEMM_WMMA_16x16x16, 0, 8, 1.0f, 0.5f},
+                                 tile);
       c.whole_ldc = true;
-      c.may_not_fit = small_smem && tile[0] != tile[1];
       EXPECT_TRUE(run_case(c, seed++));
     }
 }
@@ -352,21 +353,16 @@ TEST(WmmaLowp, PipelinedTileGroups) {
 // on the direct route (an accumulator-typed C with ldc whole 32-byte units) and through the scratch.
 TEST(WmmaLowp, PipelinedScalesCOnly) {
   TCGEMM_REQUIRE_GPU();
-  const bool small_smem = smem_optin() < kSm90SmemOptin;
   uint64_t seed = 2000;
   for (const InAcc t : kInAccs)
     for (const int32_t* tile : {kTile128, kTile256x128})
       for (const bool alpha_zero : {true, false})
         for (const bool whole_ldc : {true, false}) {
           const bool tf32 = t.in == TCGEMM_TYPE_F32;
-          Case c{'N', 'N', 203, 141, alpha_zero ? 40 : 0, t.in, t.c_type, t.compute, shapes_of(t.in).front(),
-                 tile[0], tf32 ? 4 : 8, alpha_zero ? 0.0f : 1.0f, -0.75f};
-          c.tile_n = tile[1];
-          c.tile_k = tf32 ? 32 : 64;
-          c.stages = 3;
-          c.whole_ld = true;
+          Case c = fixed_config_case({'N', 'N', 203, 141, alpha_zero ? 40 : 0, t.in, t.c_type, t.compute,
+                                      shapes_of(t.in).front(), 0, tf32 ? 4 : 8, alpha_zero ? 0.0f : 1.0f, -0.75f},
+                                     tile);
           c.whole_ldc = whole_ldc;
-          c.may_not_fit = small_smem && tile[0] != tile[1];
           EXPECT_TRUE(run_case(c, seed++));
         }
 }

@@ -46,6 +46,7 @@
 #include <cuda_runtime.h>
 
 #include "core/checked_math.hpp"
+#include "families/common/static_steps.cuh"
 #include "families/common/tile_raster.cuh"
 #include "families/lowp_c_element.cuh"
 #include "families/wmma_lowp/launch.hpp"
@@ -309,12 +310,6 @@ struct TileCopier {
     if (kPart == kParts - 1) src += kKMajor ? int64_t(kKBytes) : int64_t(kKBytes / kElemBytes) * ld * kElemBytes;
   }
 };
-
-// Calls f(std::integral_constant<int, s>) for s = 0, 1, ... in order.
-template <int... kS, class F>
-__device__ __forceinline__ void for_each_step(std::integer_sequence<int, kS...>, F&& f) {
-  (f(std::integral_constant<int, kS>{}), ...);
-}
 
 // The pieces of one k step that the cp.async kernel below and the TMA one (kernel_tma.cuh) share. a_addr and
 // b_addr give each lane's ldmatrix address of a 16-wide block at a step (FragAddress, or FragAddressTmaMn for

@@ -25,6 +25,7 @@
 
 #include "arch/cp_async_sm80.cuh"
 #include "core/checked_math.hpp"
+#include "families/common/static_steps.cuh"
 #include "families/common/tile_raster.cuh"
 #include "families/wmma_lowp/kernel_common.cuh"
 
@@ -110,12 +111,6 @@ struct PipelinedCopier {
   }
 };
 
-// Calls f(std::integral_constant<int, s>) for s = 0, 1, ... in order.
-template <int... kS, class F>
-__device__ __forceinline__ void for_each_k_step(std::integer_sequence<int, kS...>, F&& f) {
-  (f(std::integral_constant<int, kS>{}), ...);
-}
-
 template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
 __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads,
                                   PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kMinBlocks)
@@ -192,7 +187,7 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
     int read_stage = 0, write_stage = kStages - 1;
     if (k_tiles > 0) load_step(0, 0, 0);
     for (int64_t kt = 0; kt < k_tiles; ++kt) {
-      for_each_k_step(std::make_integer_sequence<int, kSteps>{}, [&](auto s_c) {
+      for_each_step(std::make_integer_sequence<int, kSteps>{}, [&](auto s_c) {
         constexpr int s = decltype(s_c)::value;
         if (s == kSteps - 1) {
           // Step s's fragments are in registers: wait for the next k-tile and move to its slot.
