@@ -3,7 +3,9 @@
 // beta = 0 with a NaN-poisoned C, every C type, FP16 accumulation. Inputs are random in [-1, 1] and made
 // exactly representable in the input type on the host (TF32 excepted: float inputs are rounded by the kernel),
 // so the tolerance counts what the GPU rounds: TF32 inputs, the accumulation of k products, and C's type:
-//   |C - ref| <= 2 (2 u_in + (k + 2) u_acc) |alpha| sum_l |a_il| |b_lj| + 2 u_out |ref| + 2 (u_acc + u_out) |beta c|.
+//   |C - ref| <= 2 (2 u_in + (k + 2) u_acc) |alpha| sum_l |a_il| |b_lj| + 2 u_out |ref| + 2 (u_acc + u_out) |beta c|
+//                + s_acc + s_out (s: the subnormal spacing of the accumulator's and C's type, where rounding's
+//                error is absolute).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -51,6 +53,12 @@ std::string name(const Case& c) {
 int bytes_of(int32_t t) { return t == TCGEMM_TYPE_F32 ? 4 : 2; }
 double unit_roundoff(int32_t t) {
   return t == TCGEMM_TYPE_F32 ? std::ldexp(1.0, -24) : t == TCGEMM_TYPE_F16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+}
+// The spacing of type t's subnormal numbers: below the smallest normal number a rounding's error is absolute,
+// up to half of it, not relative (F16 values under 6.1e-5 are spaced 2^-24 apart; an F16 C of 3e-6 times
+// beta rounds with a relative error near 1%).
+double subnormal_spacing(int32_t t) {
+  return t == TCGEMM_TYPE_F32 ? std::ldexp(1.0, -149) : t == TCGEMM_TYPE_F16 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -133);
 }
 
 // Host storage of n elements of type t, filled from doubles (rounded to t) and read back as doubles.
@@ -160,7 +168,8 @@ struct Device {
       const double cin = c.beta == 0.0f ? 0.0 : c0.get(at);
       const double ref = double(c.alpha) * sum + double(c.beta) * cin;
       const double tol = 2.0 * (2.0 * u_in + double(c.k + 2) * u_acc) * std::fabs(c.alpha) * mag +
-                         2.0 * u_out * std::fabs(ref) + 2.0 * (u_acc + u_out) * std::fabs(double(c.beta) * cin) + 1e-30;
+                         2.0 * u_out * std::fabs(ref) + 2.0 * (u_acc + u_out) * std::fabs(double(c.beta) * cin) +
+                         subnormal_spacing(c.compute) + subnormal_spacing(c.c_type) + 1e-30;
       if (!(std::fabs(v - ref) <= tol) && ++bad == 1)
         first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " + std::to_string(v) + " want " +
                 std::to_string(ref) + " tol " + std::to_string(tol);

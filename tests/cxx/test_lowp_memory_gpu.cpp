@@ -1,6 +1,7 @@
-// The TF32 default path on a device with no free memory: its packed copies of op(A) and op(B) cannot be had,
-// so the product must run in place on the WMMA family and still be right, rather than fail. The test takes
-// all the device's memory, so it runs alone (SERIAL in tests/CMakeLists.txt).
+// The TF32 routes that run on packed copies of op(A) and op(B) (the default path, and the WMMA family with a
+// fixed configuration), on a device with no free memory: the copies cannot be had, so the product must run in
+// place on the WMMA family's run-time kernel and still be right, rather than fail. The tests take all the
+// device's memory, so they run alone (SERIAL in tests/CMakeLists.txt).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -33,8 +34,8 @@ struct MemoryHog {
   }
 };
 
-TEST(MmaLowpMemory, Tf32RunsInPlaceWhenThePackedCopiesDoNotFit) {
-  TCGEMM_REQUIRE_GPU();
+// One TF32 product with configuration `config` (nullptr: the default path) while the device has no free memory.
+void tf32_product_without_free_memory(const tcgemm_wmma_config* config) {
   const int64_t m = 256, n = 256, k = 4096;  // packed copies: 4 (m + n) k = 8 MiB
   const size_t pack_bytes = size_t(4 * (m + n) * k);
   std::mt19937_64 rng(4242);
@@ -57,7 +58,7 @@ TEST(MmaLowpMemory, Tf32RunsInPlaceWhenThePackedCopiesDoNotFit) {
     ASSERT_EQ(cudaMemGetInfo(&free_during, &total), cudaSuccess);
     ASSERT_LT(free_during, pack_bytes) << "could not fill the device's memory";
     st = tcgemm_gemm_ex('N', 'N', m, n, k, 1.0f, da, TCGEMM_TYPE_F32, m, db, TCGEMM_TYPE_F32, k, 0.0f, dc,
-                        TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32, nullptr, nullptr);
+                        TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32, config, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "tcgemm left an error behind";
   }
@@ -81,6 +82,19 @@ TEST(MmaLowpMemory, Tf32RunsInPlaceWhenThePackedCopiesDoNotFit) {
       bad += !(std::fabs(double(c[size_t(i + j * m)]) - sum) <= tol);
     }
   EXPECT_EQ(bad, 0) << "of " << m * n << " elements (free memory during the call: " << free_during << " bytes)";
+}
+
+TEST(MmaLowpMemory, Tf32RunsInPlaceWhenThePackedCopiesDoNotFit) {
+  TCGEMM_REQUIRE_GPU();
+  tf32_product_without_free_memory(nullptr);
+}
+
+// The WMMA family's fixed TF32 configuration runs the pipelined kernel on packed copies; without them, the
+// run-time kernel in place.
+TEST(WmmaLowpMemory, FixedTf32ConfigurationRunsInPlaceWhenThePackedCopiesDoNotFit) {
+  TCGEMM_REQUIRE_GPU();
+  const tcgemm_wmma_config fixed{TCGEMM_WMMA_16x16x8, 128, 32, 4, 4, 3, 128, {0}};
+  tf32_product_without_free_memory(&fixed);
 }
 
 }  // namespace

@@ -460,6 +460,7 @@ TEST(MmaLowpRule, RouteOfEachKind) {
   q.k = int64_t(1) << 22;
   EXPECT_EQ(lowp_route(q, false), LowpRoute::Wmma);
   EXPECT_STREQ(tcgemm::detail::lowp_route_name(LowpRoute::Tf32Packed), "mma_lowp on TF32-rounded packed copies");
+  EXPECT_STREQ(tcgemm::detail::lowp_route_name(LowpRoute::WmmaTf32Packed), "wmma_lowp on TF32-rounded packed copies");
 }
 
 // The fast path's tiling: 256 x 128 tiles (144 KiB of shared memory) where the device's blocks may have that
@@ -566,9 +567,10 @@ TEST(LowpConfig, DefaultsFittedToTheDevice) {
 
 // The WMMA family's pipelined kernel (compile-time tile_k, paddings and depth) runs exactly the fixed
 // configurations: 128 x 128, 256 x 128 or 128 x 256 tiles, tile_k 64 (TF32: 32), 16-byte paddings, 3 stages,
-// both operands by 16-byte copies, in every input type, shape and operand form (TF32's default configuration
-// is one); a call that differs in any one of these, or asks for 64 x 64 tiles, runs the run-time kernel. The
-// arguments are built as the launcher builds them.
+// both operands by 16-byte copies, in every 16-bit input type, shape and operand form, and for TF32 on the
+// packed copies only ('T','N', already rounded; TF32's default configuration is a fixed one and packs); a call
+// that differs in any one of these, or asks for 64 x 64 tiles, runs the run-time kernel. The arguments are
+// built as the launcher builds them.
 TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
   using tcgemm::detail::lowp_fixed_instance_applies;
   using tcgemm::detail::lowp_wmma_args;
@@ -590,8 +592,9 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
         for (const auto tile : {std::pair<int, int>{128, 128}, {256, 128}, {128, 256}}) {
           SCOPED_TRACE(std::string(form) + " input " + std::to_string(t.in) + " shape " + std::to_string(shape) +
                        " tile " + std::to_string(tile.first) + "x" + std::to_string(tile.second));
+          // TF32: the call's operands as the packed copies stand (rounded) or as a caller's (not).
           const auto applies = [&](tcgemm_wmma_config c, const void* a, int64_t lda, const void* b = nullptr,
-                                   int64_t ldb = 512) {
+                                   int64_t ldb = 512, bool rounded = true) {
             tcgemm_wmma_config r{};
             if (tcgemm_wmma_config_resolve(t.in, t.compute, &c, &r, nullptr) != TCGEMM_SUCCESS) {
               ADD_FAILURE() << tcgemm_last_error();
@@ -601,15 +604,21 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
                 tcgemm::detail::lowp_problem(form[0], form[1], 300, 200, 500, 1.0f, a, lda, b ? b : aligned, ldb, 0.0f,
                                              nullptr, 300, t.in, t.compute == TCGEMM_TYPE_F16 ? t.compute : TCGEMM_TYPE_F32,
                                              t.compute);
-            return lowp_fixed_instance_applies(lowp_wmma_args(p, r), shape, in_bytes, r.tile, r.tile_n);
+            tcgemm::detail::LowpProblem q = p;
+            q.tf32_rounded = rounded;
+            return lowp_fixed_instance_applies(lowp_wmma_args(q, r), shape, in_bytes, r.tile, r.tile_n);
           };
+          const bool runs = !tf32 || std::string(form) == "TN";
           const tcgemm_wmma_config fixed{shape, tile.first, tile_k, pad, pad, 3, tile.second, {0}};
-          EXPECT_TRUE(applies(fixed, aligned, 512));
+          EXPECT_EQ(applies(fixed, aligned, 512), runs);
           tcgemm_wmma_config c = fixed;
           if (tile.second == tile.first) {
             c.tile_n = 0;  // left to default to tile: the same configuration
-            EXPECT_TRUE(applies(c, aligned, 512));
+            EXPECT_EQ(applies(c, aligned, 512), runs);
           }
+          if (tf32) EXPECT_FALSE(applies(fixed, aligned, 512, aligned, 512, false)) << "TF32 not rounded";
+          // A 16-bit call's own operands are never "rounded TF32": the flag changes nothing.
+          if (!tf32) EXPECT_TRUE(applies(fixed, aligned, 512, aligned, 512, false));
           EXPECT_FALSE(applies(fixed, off8, 512)) << "A only 8-byte aligned";
           EXPECT_FALSE(applies(fixed, aligned, 513)) << "lda not whole 16-byte units";
           EXPECT_FALSE(applies(fixed, aligned, 512, off8)) << "B only 8-byte aligned";
@@ -633,13 +642,40 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
           EXPECT_FALSE(applies(c, aligned, 512)) << "64 x 64 tiles";
         }
   }
-  // TF32's default configuration is the fixed one.
+  // TF32's default configuration is a fixed one: a call configured with it runs on packed copies, whose
+  // problem ('T','N', rounded) takes the pipelined kernel; a call's own operands do not.
   tcgemm_wmma_config def{};
   ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F32, TCGEMM_TYPE_F32, nullptr, &def, nullptr), TCGEMM_SUCCESS);
   const tcgemm::detail::LowpProblem p = tcgemm::detail::lowp_problem(
       'N', 'N', 300, 200, 500, 1.0f, aligned, 512, aligned, 512, 0.0f, nullptr, 300, TCGEMM_TYPE_F32,
       TCGEMM_TYPE_F32, TCGEMM_TYPE_F32);
-  EXPECT_TRUE(lowp_fixed_instance_applies(lowp_wmma_args(p, def), def.shape, 4, def.tile, def.tile_n));
+  EXPECT_TRUE(tcgemm::detail::lowp_tf32_packs(p, def));
+  EXPECT_FALSE(lowp_fixed_instance_applies(lowp_wmma_args(p, def), def.shape, 4, def.tile, def.tile_n));
+  tcgemm::detail::LowpProblem packed = p;
+  packed.transa = 'T';
+  packed.lda = packed.ldb = 500;  // the packed copies: k-contiguous, ld a multiple of 4 floats
+  packed.tf32_rounded = true;
+  EXPECT_TRUE(lowp_fixed_instance_applies(lowp_wmma_args(packed, def), def.shape, 4, def.tile, def.tile_n));
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(packed, def)) << "already packed";
+  // Any other configuration, or 16-bit inputs, does not pack.
+  tcgemm_wmma_config other = def;
+  other.stages = 2;
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(p, other));
+  other = def;
+  other.tile = other.tile_n = 64;
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(p, other));
+  tcgemm::detail::LowpProblem scales_c = p;
+  scales_c.alpha = 0.0f;
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(scales_c, def)) << "alpha = 0: A and B are not read";
+  scales_c = p;
+  scales_c.k = 0;
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(scales_c, def)) << "k = 0";
+  tcgemm::detail::LowpProblem f16 = p;
+  f16.input_type = TCGEMM_TYPE_F16;
+  tcgemm_wmma_config f16_fixed{};
+  ASSERT_EQ(tcgemm_wmma_config_resolve(TCGEMM_TYPE_F16, TCGEMM_TYPE_F32, nullptr, &f16_fixed, nullptr),
+            TCGEMM_SUCCESS);
+  EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(f16, f16_fixed));
 }
 
 // Whether the WMMA family may write C's fragments straight from registers (store_matrix_sync): C of the

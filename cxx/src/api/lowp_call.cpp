@@ -78,14 +78,16 @@ LowpProblem tf32_packed_problem(const LowpProblem& p, const void* a_pack, const 
   q.lda = q.k;
   q.B = b_pack;
   q.ldb = q.k;
+  q.tf32_rounded = true;
   return q;
 }
 
-// The TF32 fast path: op(A)^T and op(B) packed and rounded into scratch memory ordered on `stream`, then the
-// mma.sync kernel on the copies (families/mma_lowp/tf32_pack.hpp). *ran is false, with nothing launched, when
-// the pool cannot supply the copies; the caller then runs the product in place.
-tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_bytes, const DeviceContext& ctx,
-                              cudaStream_t stream, bool* ran) {
+// A TF32 product on op(A)^T and op(B) packed and rounded into scratch memory ordered on `stream`
+// (families/mma_lowp/tf32_pack.hpp), then the mma.sync kernel on the copies (wmma == nullptr: the fast path), or
+// the WMMA family's pipelined kernel with the configuration *wmma (lowp_tf32_packs). *ran is false, with nothing
+// launched, when the pool cannot supply the copies; the caller then runs the product in place.
+tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_bytes, const tcgemm_wmma_config* wmma,
+                              const DeviceContext& ctx, cudaStream_t stream, bool* ran) {
   *ran = false;
   StreamScratch a_buf, b_buf;
   void* a_pack = nullptr;
@@ -98,7 +100,9 @@ tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_b
   const float* B = static_cast<const float*>(p.B);
   TCGEMM_TRY(launch_tf32_pack(A, p.lda, p.transa == 'T', p.k, p.m, static_cast<float*>(a_pack), stream));
   TCGEMM_TRY(launch_tf32_pack(B, p.ldb, p.transb == 'N', p.k, p.n, static_cast<float*>(b_pack), stream));
-  return launch_mma_lowp(tf32_packed_problem(p, a_pack, b_pack), ctx, stream);
+  const LowpProblem q = tf32_packed_problem(p, a_pack, b_pack);
+  if (wmma) return launch_wmma_lowp(q, *wmma, ctx, stream);
+  return launch_mma_lowp(q, ctx, stream);
 }
 
 }  // namespace
@@ -118,6 +122,7 @@ const char* lowp_route_name(LowpRoute r) {
     case LowpRoute::MmaInPlace: return "mma_lowp in place";
     case LowpRoute::Tf32Packed: return "mma_lowp on TF32-rounded packed copies";
     case LowpRoute::Wmma: return "wmma_lowp";
+    case LowpRoute::WmmaTf32Packed: return "wmma_lowp on TF32-rounded packed copies";
   }
   return "?";
 }
@@ -128,12 +133,13 @@ namespace {
 void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute route, const char* note = "") {
   static const bool enabled = env_flag("TCGEMM_PLAN_LOG");
   if (!enabled) return;
-  const char* tiles = route == LowpRoute::Wmma ? ""
+  const bool wmma = route == LowpRoute::Wmma || route == LowpRoute::WmmaTf32Packed;
+  const char* tiles = wmma ? ""
                       : mma_lowp_tiling(p, ctx) == MmaLowpTiling::Large ? ", 256x128 tiles"
                                                                           : ", 128x128 tiles";
   // The kernel's operands: the call's own, or the packed TF32 copies (pool blocks, aligned: stood in for by null).
   const LowpProblem operands = route == LowpRoute::Tf32Packed ? tf32_packed_problem(p, nullptr, nullptr) : p;
-  const char* loads = route == LowpRoute::Wmma                         ? ""
+  const char* loads = wmma                                              ? ""
                       : mma_lowp_tma_applies(operands, ctx) ? ", TMA loads"
                                                             : ", cp.async loads";
   std::fprintf(stderr, "tcgemm lowp: %c%c m=%lld n=%lld k=%lld %s inputs: %s%s%s%s\n", p.transa, p.transb,
@@ -164,21 +170,28 @@ tcgemm_wmma_config fit_default_to_device(tcgemm_wmma_config r, const LowpProblem
 tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcgemm_wmma_config& given,
                                int config_position, const DeviceContext& ctx, cudaStream_t stream) {
   const tcgemm_wmma_config resolved = configured ? given : fit_default_to_device(given, p, ctx);
-  const LowpRoute route = lowp_route(p, configured);
+  LowpRoute route = lowp_route(p, configured);
+  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
+  // A configured TF32 call with a fixed configuration runs the WMMA family on packed copies when they fit in
+  // int64 and the configuration fits the device in the copies' form ('T','N').
+  if (route == LowpRoute::Wmma && lowp_tf32_packs(p, resolved) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
+      checked_add(a_bytes, b_bytes, &pack_bytes) && lowp_smem_bytes(resolved, 4, 4, true, false) <= ctx.smem_optin)
+    route = LowpRoute::WmmaTf32Packed;
   if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
-  if (route == LowpRoute::Tf32Packed) {
-    int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
-    (void)tf32_pack_bytes(p, &a_bytes, &b_bytes);  // fits: lowp_route checked it
+  if (route == LowpRoute::Tf32Packed || route == LowpRoute::WmmaTf32Packed) {
+    const bool wmma = route == LowpRoute::WmmaTf32Packed;
+    (void)tf32_pack_bytes(p, &a_bytes, &b_bytes);  // fits: checked above (lowp_route for the fast path)
     pack_bytes = a_bytes + b_bytes;
     bool worth = false, ran = false;
     TCGEMM_TRY(tf32_pack_worth_trying(pack_bytes, &worth));
-    if (worth) TCGEMM_TRY(run_tf32_packed(p, a_bytes, b_bytes, ctx, stream, &ran));
+    if (worth) TCGEMM_TRY(run_tf32_packed(p, a_bytes, b_bytes, wmma ? &resolved : nullptr, ctx, stream, &ran));
     if (ran) {
       log_lowp_route(p, ctx, route);
       return TCGEMM_SUCCESS;
     }
-    // No room for the copies: the same product in place on the WMMA family (slower, same TF32 rounding).
+    // No room for the copies: the same product in place on the WMMA family (the run-time kernel; same TF32
+    // rounding, done as each fragment is loaded).
     TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
     log_lowp_route(p, ctx, LowpRoute::Wmma, " (no device memory for the TF32 packed copies)");
     return launch_wmma_lowp(p, resolved, ctx, stream);

@@ -15,9 +15,10 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
 inline bool lowp_quick_return(const LowpProblem& p) {
   return p.m == 0 || p.n == 0 || ((p.alpha == 0.0f || p.k == 0) && p.beta == 1.0f);
 }
-// Which kernel a checked, non-quick-return problem without a configuration runs (with one: always the WMMA
-// family). Tf32Packed falls back to Wmma at run time when the pool cannot supply the copies.
-enum class LowpRoute { MmaInPlace, Tf32Packed, Wmma };
+// Which kernel a checked, non-quick-return problem without a configuration runs (with one: the WMMA family,
+// which run_lowp_product moves to WmmaTf32Packed for TF32 with a fixed configuration, launch.hpp's
+// lowp_tf32_packs). The packed routes fall back to Wmma at run time when the pool cannot supply the copies.
+enum class LowpRoute { MmaInPlace, Tf32Packed, Wmma, WmmaTf32Packed };
 LowpRoute lowp_route(const LowpProblem& p, bool configured);
 const char* lowp_route_name(LowpRoute r);
 

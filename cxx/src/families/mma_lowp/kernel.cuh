@@ -45,6 +45,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "arch/ldmatrix_sm80.cuh"
 #include "core/checked_math.hpp"
 #include "families/common/static_steps.cuh"
 #include "families/common/tile_raster.cuh"
@@ -183,17 +184,7 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
-template <bool kTrans>
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem) {
-  if constexpr (kTrans)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem));
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem));
-}
+using arch::ldmatrix_x4;  // arch/ldmatrix_sm80.cuh
 
 // Where each lane's ldmatrix.x4 reads, as the FragAddress types take it: line `line` (0..15) of a 16-wide
 // block, at 16-byte half `half` of a k step. A: lanes 0-15 address lines m..m+15 at the step's first 16 bytes,

@@ -1,7 +1,12 @@
-// TF32 packing (tf32_pack.hpp): 32 x 32 tiles through shared memory, so that both the read (along whichever
-// dimension of x is contiguous) and the write (along k) are coalesced. The tile's row pitch of 33 words keeps
-// the transposed accesses free of bank conflicts.
+// TF32 packing (tf32_pack.hpp), two kernels:
+//  - an operand that is already k-contiguous, 16-byte aligned with a leading dimension of whole 16-byte units,
+//    is copied line by line, 16 bytes per thread, no shared memory (tf32_pack_lines_kernel);
+//  - any other goes through 32 x 32 tiles in shared memory, so that both the read (along whichever dimension
+//    of x is contiguous) and the write (along k) are coalesced; the tile's row pitch of 33 words keeps the
+//    transposed accesses free of bank conflicts (tf32_pack_kernel).
 #include "families/mma_lowp/tf32_pack.hpp"
+
+#include <cstdint>
 
 #include "core/checked_math.hpp"
 #include "core/errors.hpp"
@@ -44,6 +49,33 @@ __global__ void __launch_bounds__(kTile * kRows) tf32_pack_kernel(const float* x
   }
 }
 
+// One line of x per blockIdx.y (and gridDim.y apart), kLineChunk elements of it per blockIdx.x, four per
+// thread: 16-byte loads and stores, no index division. The padding past k is written as zeros.
+constexpr int kLineThreads = 256, kLineChunk = 4 * kLineThreads;
+constexpr int64_t kMaxGridY = 65535;
+
+__global__ void __launch_bounds__(kLineThreads) tf32_pack_lines_kernel(const float* x, int64_t ld, int64_t k,
+                                                                        int64_t lines, int64_t ld_out, float* dst) {
+  const int64_t kk = int64_t(blockIdx.x) * kLineChunk + 4 * int64_t(threadIdx.x);
+  if (kk >= ld_out) return;
+  for (int64_t c = blockIdx.y; c < lines; c += gridDim.y) {
+    const float* src = x + c * ld + kk;
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (kk + 4 <= k) {
+      v = *reinterpret_cast<const float4*>(src);
+    } else {  // the line's last piece: only the elements before k exist
+      if (kk < k) v.x = src[0];
+      if (kk + 1 < k) v.y = src[1];
+      if (kk + 2 < k) v.z = src[2];
+    }
+    v.x = round_tf32(v.x);
+    v.y = round_tf32(v.y);
+    v.z = round_tf32(v.z);
+    v.w = round_tf32(v.w);
+    *reinterpret_cast<float4*>(dst + c * ld_out + kk) = v;
+  }
+}
+
 }  // namespace
 
 bool tf32_pack_bytes(const LowpProblem& p, int64_t* a_bytes, int64_t* b_bytes) {
@@ -59,6 +91,16 @@ bool tf32_pack_bytes(const LowpProblem& p, int64_t* a_bytes, int64_t* b_bytes) {
 tcgemm_status launch_tf32_pack(const float* x, int64_t ld, bool k_contiguous, int64_t k, int64_t lines, float* dst,
                                cudaStream_t stream) {
   const int64_t ld_out = tf32_pack_ld(k);
+  if (lines == 0 || ld_out == 0) return TCGEMM_SUCCESS;
+  // dst is a pool block (aligned) with lines ld_out apart, a multiple of 4 floats.
+  if (k_contiguous && reinterpret_cast<uintptr_t>(x) % 16 == 0 && ld % 4 == 0 &&
+      ceil_div_nonneg(ld_out, kLineChunk) <= int64_t(2147483647)) {
+    const dim3 grid(static_cast<unsigned>(ceil_div_nonneg(ld_out, kLineChunk)),
+                    static_cast<unsigned>(lines < kMaxGridY ? lines : kMaxGridY));
+    tf32_pack_lines_kernel<<<grid, kLineThreads, 0, stream>>>(x, ld, k, lines, ld_out, dst);
+    TCGEMM_CHECK_LAUNCH("tf32_pack_lines_kernel");
+    return TCGEMM_SUCCESS;
+  }
   const int64_t k_tiles = ceil_div_nonneg(ld_out, kTile), tiles = k_tiles * ceil_div_nonneg(lines, kTile);
   if (tiles == 0) return TCGEMM_SUCCESS;
   const unsigned blocks = static_cast<unsigned>(tiles < kMaxBlocks ? tiles : kMaxBlocks);

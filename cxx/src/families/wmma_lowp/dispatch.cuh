@@ -32,7 +32,8 @@ tcgemm_status launch_kernel(Kernel* kernel, const char* name, const char* launch
 template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
 tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
                                    cudaStream_t stream) {
-  if constexpr (lowp_fixed_tile(kTileM, kTileN)) {
+  // TF32 takes the pipelined kernel on its packed copies only ('T','N'; lowp_fixed_instance_applies).
+  if constexpr (lowp_fixed_tile(kTileM, kTileN) && (sizeof(In) == 2 || (kAKContig && kBKContig))) {
     using Pipelined = PipelinedShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>;
     if constexpr (Pipelined::kFits) {
       if (lowp_fixed_instance_applies(args, wmma_shape_of(FM, FN, FK), int(sizeof(In)), kTileM, kTileN))

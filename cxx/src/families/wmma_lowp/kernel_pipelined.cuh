@@ -11,12 +11,19 @@
 //  - a k-tile's copies are spread over the first three k steps, each thread's pieces at one shared base plus
 //    constants and one source pointer that moves by a constant per k-tile;
 //  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
-//    stay in L2.
+//    stay in L2;
+//  - the 16-wide shapes' fragments are filled by ldmatrix (fragment_ldmatrix.cuh): BF16 'N','N' went from 0.36 to
+//    0.70 of the WMMA ceiling at n = 8192, and TF32, which takes this kernel on packed copies already rounded
+//    (launch.hpp, lowp_tf32_packs), from 0.35 to 0.75 (bench/results/2026-12-02-h200-wmma-ldmatrix/);
+//  - a k-tile's copies test the operand's edges only when the k-tile is not whole: the decision is made once
+//    per k-tile and each case is its own straight-line body of k steps (a test inside the steps split them
+//    into branches across which the compiler did not interleave loads and MMAs).
 // With two warps per scheduler (64 x 64 warp tiles take ~250 registers) little hides the latency of an
-// instruction that waits on another, so the order of the loop is much of the speed: F16 at n = 8192 (H200) went
-// from 325 TFLOP/s (the run-time kernel's fixed instances) to 379-409 with the best of these tiles
-// (bench/results/2026-12-01-h200-wmma-pipelined/, which also records what still separates it from the same
-// schedule without edge handling: the copies' edge test inside the unrolled k steps).
+// instruction that waits on another, so the order of the loop is much of the speed: F16 (FP32 accumulation) at
+// n = 8192 (H200) went from 325 TFLOP/s (the run-time kernel's fixed instances) to 379-381 with this schedule
+// (bench/results/2026-12-01-h200-wmma-pipelined/) and to 421-429 with the two items above (2026-12-02).
+// Tried and not kept: a persistent grid that issues the next C tile's first k-tiles before the epilogue (no
+// gain at 256 x 128, 6% lost at 128 x 128; 2026-12-02's README).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +34,7 @@
 #include "core/checked_math.hpp"
 #include "families/common/static_steps.cuh"
 #include "families/common/tile_raster.cuh"
+#include "families/wmma_lowp/fragment_ldmatrix.cuh"
 #include "families/wmma_lowp/kernel_common.cuh"
 
 namespace tcgemm::detail::wmma_lowp {
@@ -51,6 +59,13 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
                 "wmma_lowp: the fragment double buffer alternates by k step, and the next k-tile's first step must "
                 "land in buffer 0: an even number of k steps per k-tile");
   static_assert(kStages >= 2, "wmma_lowp: the pipelined kernel needs a ring of at least two stages");
+  // TF32 runs on the packed copies only (launch.hpp, lowp_tf32_packs): k-contiguous and already rounded, so
+  // that every fragment comes from ldmatrix and none is rounded here.
+  static_assert(kInBytes == 2 || (kAKContig && kBKContig),
+                "wmma_lowp: the pipelined kernel takes TF32 operands as the packed copies ('T','N') only");
+  static constexpr bool kLdmatrixA = ldmatrix_fills<In, FM, FN, FK, kAKContig>();
+  static constexpr bool kLdmatrixB = ldmatrix_fills<In, FM, FN, FK, kBKContig>();
+  static_assert(kInBytes == 2 || (kLdmatrixA && kLdmatrixB), "wmma_lowp: TF32 fragments are not rounded here");
 };
 
 // One thread's share of the copies of one operand's k-tiles in a pipelined instance. The tile is kLines lines
@@ -82,15 +97,21 @@ struct PipelinedCopier {
     o_left = o_lim - o0 < kTileO ? int(o_lim - o0) : kTileO;
   }
 
+  // Whether the next k-tile to copy lies inside the operand along m (n) as well as k (k_left: k from its start
+  // to the operand's end): then copy<true> issues its copies without a test.
+  __device__ __forceinline__ bool whole(int64_t k_left) const { return k_left >= kTileK && o_left == kTileO; }
+
   // Issues part kPart of kParts of the next k-tile's copies into the operand tile at shared address `tile`.
-  // k_left: k from this k-tile's start to the operand's end. Pieces or parts of pieces outside the operand
-  // are zero-filled with `base` as their source (cp.async reads src_bytes only).
-  template <int kPart, int kParts>
+  // kWhole: the k-tile is whole (whole()); otherwise pieces or parts of pieces outside the operand are
+  // zero-filled with `base` as their source (cp.async reads src_bytes only). The choice is a template
+  // argument so that the k steps it is spread over stay straight-line code: a test inside them split each step
+  // into branches across which the compiler did not move loads and MMAs (up to 25% at n = 8192).
+  template <bool kWhole, int kPart, int kParts>
   __device__ __forceinline__ void copy(uint32_t tile, int64_t k_left, const void* base, int64_t ld) {
     constexpr int kBegin = kPart * kCopies / kParts, kEnd = (kPart + 1) * kCopies / kParts;
     const int64_t line_bytes = int64_t(kStep) * ld * kEb;
     const char* s = src + kBegin * line_bytes;
-    if (k_left >= kTileK && o_left == kTileO) {  // every k-tile but the last, in every C tile but the edges
+    if constexpr (kWhole) {
 #pragma unroll
       for (int j = kBegin; j < kEnd; ++j, s += line_bytes)
         arch::cp_async<16, arch::Clobber::kNone>(tile + dst + uint32_t(j * kStep * kLd * kEb), s);
@@ -135,21 +156,38 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
   // alpha == 0: A and B are not read (BLAS), so no k-tile is copied and the accumulators stay 0.
   const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, kTileK);
 
-  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage).
+  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage): by
+  // ldmatrix where it fills the fragment (fragment_ldmatrix.cuh; each lane's line offset worked out once),
+  // by load_matrix_sync otherwise.
   FragA fa[2][kFragsM];
   FragB fb[2][kFragsN];
+  constexpr int E = Shape::kInBytes;
+  const uint32_t a_lane = smem0 + ldmatrix_lane_offset<true, kAKContig, Shape::kLdA, E>(lane) +
+                          uint32_t(tile_offset<kAKContig, Shape::kStretchA>(warp_m0, 0, Shape::kLdA) * E);
+  const uint32_t b_lane = smem0 + uint32_t(kABytes) + ldmatrix_lane_offset<false, kBKContig, Shape::kLdB, E>(lane) +
+                          uint32_t(tile_offset<kBKContig, Shape::kStretchB>(warp_n0, 0, Shape::kLdB) * E);
   const auto load_step = [&](int buf, int stage, int s) {
     const unsigned char* base = lowp_pipelined_smem + stage * kStageBytes;
     const In* a_s = reinterpret_cast<const In*>(base);
     const In* b_s = reinterpret_cast<const In*>(base + kABytes);
 #pragma unroll
-    for (int i = 0; i < kFragsM; ++i)
-      load_fragment(fa[buf][i], a_s + tile_offset<kAKContig, Shape::kStretchA>(warp_m0 + i * FM, s * FK, Shape::kLdA),
-                    Shape::kLdA);
+    for (int i = 0; i < kFragsM; ++i) {
+      if constexpr (Shape::kLdmatrixA)
+        ldmatrix_fragment<kAKContig>(fa[buf][i], a_lane + uint32_t(stage * kStageBytes) +
+                                                     uint32_t(tile_offset<kAKContig, 1>(i * FM, s * FK, Shape::kLdA) * E));
+      else
+        load_fragment(fa[buf][i],
+                      a_s + tile_offset<kAKContig, Shape::kStretchA>(warp_m0 + i * FM, s * FK, Shape::kLdA), Shape::kLdA);
+    }
 #pragma unroll
-    for (int j = 0; j < kFragsN; ++j)
-      load_fragment(fb[buf][j], b_s + tile_offset<kBKContig, Shape::kStretchB>(warp_n0 + j * FN, s * FK, Shape::kLdB),
-                    Shape::kLdB);
+    for (int j = 0; j < kFragsN; ++j) {
+      if constexpr (Shape::kLdmatrixB)
+        ldmatrix_fragment<kBKContig>(fb[buf][j], b_lane + uint32_t(stage * kStageBytes) +
+                                                     uint32_t(tile_offset<kBKContig, 1>(j * FN, s * FK, Shape::kLdB) * E));
+      else
+        load_fragment(fb[buf][j],
+                      b_s + tile_offset<kBKContig, Shape::kStretchB>(warp_n0 + j * FN, s * FK, Shape::kLdB), Shape::kLdB);
+    }
   };
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
@@ -158,13 +196,15 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
     const int64_t row0 = mt * kTileM, col0 = nt * kTileN;
     CopyA copy_a(p.A, p.lda, row0, p.m, tid);
     CopyB copy_b(p.B, p.ldb, col0, p.n, tid);
-    // Copies part kPart of kParts of k-tile kc into ring slot `stage` (no commit here).
-    const auto copy_stage = [&](int stage, int64_t kc, auto part, auto parts) {
+    // Copies part kPart of kParts of k-tile kc into ring slot `stage` (no commit here); kWhole: the k-tile is
+    // whole in both operands.
+    const auto copy_stage = [&](auto whole, int stage, int64_t kc, auto part, auto parts) {
+      constexpr bool kWhole = decltype(whole)::value;
       constexpr int kPart = decltype(part)::value, kParts = decltype(parts)::value;
       const uint32_t a_s = smem0 + uint32_t(stage * kStageBytes);
       const int64_t k_left = p.k - kc * kTileK;
-      copy_a.template copy<kPart, kParts>(a_s, k_left, p.A, p.lda);
-      copy_b.template copy<kPart, kParts>(a_s + uint32_t(kABytes), k_left, p.B, p.ldb);
+      copy_a.template copy<kWhole, kPart, kParts>(a_s, k_left, p.A, p.lda);
+      copy_b.template copy<kWhole, kPart, kParts>(a_s + uint32_t(kABytes), k_left, p.B, p.ldb);
     };
     using Whole = std::integral_constant<int, 1>;
     using First = std::integral_constant<int, 0>;
@@ -178,7 +218,7 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
     __syncthreads();  // every warp is done with the previous C tile's stages
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
-      if (s < k_tiles) copy_stage(s, s, First{}, Whole{});
+      if (s < k_tiles) copy_stage(std::false_type{}, s, s, First{}, Whole{});
       arch::cp_async_commit<arch::Clobber::kMemory>();  // one group per stage, empty or not: the waits count them
     }
     arch::cp_async_wait<kStages - 2>();
@@ -186,7 +226,11 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
 
     int read_stage = 0, write_stage = kStages - 1;
     if (k_tiles > 0) load_step(0, 0, 0);
-    for (int64_t kt = 0; kt < k_tiles; ++kt) {
+    // One k-tile's steps. kWhole: the k-tile copied during them (kt + kStages - 1) exists and is whole in
+    // both operands, so its copies need no test; otherwise the copies test the edges, and there are none past
+    // the last k-tile.
+    const auto k_tile_steps = [&](int64_t kt, auto whole) {
+      constexpr bool kWhole = decltype(whole)::value;
       for_each_step(std::make_integer_sequence<int, kSteps>{}, [&](auto s_c) {
         constexpr int s = decltype(s_c)::value;
         if (s == kSteps - 1) {
@@ -200,8 +244,9 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
         if constexpr (s < kCopySteps) {
           // Refill the slot the previous k-tile used (free since the barrier before its last step), a part per
           // step; one group per k-tile, committed before the wait of its last step counts it.
-          if (kt + kStages - 1 < k_tiles)
-            copy_stage(write_stage, kt + kStages - 1, std::integral_constant<int, s>{},
+          const int64_t kc = kt + kStages - 1;
+          if (kWhole || kc < k_tiles)
+            copy_stage(whole, write_stage, kc, std::integral_constant<int, s>{},
                        std::integral_constant<int, kCopySteps>{});
           if (s == kCopySteps - 1) {
             arch::cp_async_commit<arch::Clobber::kMemory>();
@@ -213,6 +258,13 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
 #pragma unroll
           for (int i = 0; i < kFragsM; ++i) wmma::mma_sync(acc[i][j], fa[s & 1][i], fb[s & 1][j], acc[i][j]);
       });
+    };
+    for (int64_t kt = 0; kt < k_tiles; ++kt) {
+      const int64_t k_left = p.k - (kt + kStages - 1) * kTileK;  // of the k-tile these steps copy
+      if (copy_a.whole(k_left) && copy_b.whole(k_left))
+        k_tile_steps(kt, std::true_type{});
+      else
+        k_tile_steps(kt, std::false_type{});
     }
 
     store_c_fragments(p, acc, scratch, row0 + warp_m0, col0 + warp_n0, lane);

@@ -16,6 +16,7 @@ LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
   const int32_t acc_type = pr.compute == TCGEMM_TYPE_F16 ? TCGEMM_TYPE_F16 : TCGEMM_TYPE_F32;
   a.c_direct = pr.c_type == acc_type && reinterpret_cast<uintptr_t>(pr.C) % 32 == 0 &&
                (pr.ldc * datatype_bytes(pr.c_type)) % 16 == 0 && pr.ldc <= kLowpMaxDirectLdc;
+  a.tf32_rounded = pr.tf32_rounded && pr.input_type == TCGEMM_TYPE_F32;
   a.tile_k = r.tile_k;
   a.stages = r.stages;
   const LowpTiles tiles = lowp_tiles(r, in_bytes, a.trans_a, a.trans_b);
@@ -28,10 +29,21 @@ LowpArgs lowp_wmma_args(const LowpProblem& pr, const tcgemm_wmma_config& r) {
 
 bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n) {
   if (!lowp_fixed_tile(tile_m, tile_n) || !a.vec_a || !a.vec_b) return false;
+  if (in_bytes == 4 && !(a.tf32_rounded && a.trans_a && !a.trans_b)) return false;
   const tcgemm_wmma_config f = lowp_fixed_config(shape, in_bytes, tile_m, tile_n);
   const LowpTiles t = lowp_tiles(f, in_bytes, a.trans_a, a.trans_b);
   return a.tile_k == f.tile_k && a.stages == f.stages && a.lda_s == t.a.ld && a.ldb_s == t.b.ld &&
          a.a_tile_bytes == t.a_bytes && a.b_tile_bytes == t.b_bytes;
+}
+
+bool lowp_tf32_packs(const LowpProblem& p, const tcgemm_wmma_config& r) {
+  // alpha = 0 reads neither A nor B (BLAS) and k = 0 has nothing to pack: both only scale C, in place.
+  if (p.input_type != TCGEMM_TYPE_F32 || p.tf32_rounded || p.alpha == 0.0f || p.k < 1 ||
+      !lowp_fixed_tile(r.tile, r.tile_n))
+    return false;
+  const tcgemm_wmma_config f = lowp_fixed_config(r.shape, 4, r.tile, r.tile_n);
+  return r.shape == f.shape && r.tile_k == f.tile_k && r.pad_a == f.pad_a && r.pad_b == f.pad_b &&
+         r.stages == f.stages;
 }
 
 tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,

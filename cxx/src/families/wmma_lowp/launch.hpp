@@ -26,6 +26,9 @@ struct LowpProblem {
   int32_t input_type = TCGEMM_TYPE_F16;  // A's and B's
   int32_t c_type = TCGEMM_TYPE_F32;
   int32_t compute = TCGEMM_TYPE_F32;
+  // TF32 inputs already rounded to TF32 and k-contiguous (tcgemm's packed copies, families/mma_lowp/tf32_pack.hpp):
+  // the WMMA family's pipelined kernel takes TF32 operands only in this form (launch.cu).
+  bool tf32_rounded = false;
 };
 
 // The kernel's parameter block, by value.
@@ -53,6 +56,8 @@ struct LowpArgs {
   // accumulator's type, 32-byte aligned, ldc a whole number of 16-byte units and at most kLowpMaxDirectLdc
   // (kernel_common.cuh).
   bool c_direct;
+  // wmma_lowp: LowpProblem::tf32_rounded.
+  bool tf32_rounded;
 };
 
 // The problem of a call, argument for argument (unvalidated).
@@ -123,8 +128,16 @@ LowpArgs lowp_wmma_args(const LowpProblem& p, const tcgemm_wmma_config& r);
 
 // Whether a call with these kernel parameters, on the WMMA shape `shape` with inputs of in_bytes and C tiles
 // of tile_m x tile_n, runs the pipelined kernel (rules.hpp, lowp_fixed_config): its configuration is exactly the
-// fixed one of its tile and both operands go by 16-byte copies.
+// fixed one of its tile and both operands go by 16-byte copies; TF32 operands must also be the packed copies
+// ('T','N', already rounded), which is how a configured TF32 call with a fixed configuration runs
+// (lowp_tf32_packs).
 bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int tile_m, int tile_n);
+
+// Whether a configured TF32 call with the resolved configuration r runs on TF32-rounded packed copies of its
+// operands ('T','N', families/mma_lowp/tf32_pack.hpp) through the pipelined kernel: r is the fixed configuration
+// of its tile, alpha != 0 and k >= 1. The pipelined kernel then loads every fragment with ldmatrix and rounds nothing
+// (fragment_ldmatrix.cuh); the run-time kernel would load and round each element of each fragment it loads.
+bool lowp_tf32_packs(const LowpProblem& p, const tcgemm_wmma_config& r);
 
 // Enqueues the product on `stream` for a resolved configuration that fits the device (shared memory checked
 // by the caller). Returns TCGEMM_SUCCESS or a CUDA error.
