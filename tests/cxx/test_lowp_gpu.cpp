@@ -1,7 +1,8 @@
 // tcgemm_gemm_ex (families wmma_lowp and mma_lowp) on the GPU against an FP64 host reference: every input type and WMMA
 // shape, both tiles, every operand form, sizes that are not multiples of any tile, paddings 0 and 16 bytes,
 // beta = 0 with a NaN-poisoned C, every C type, FP16 accumulation. Inputs are random in [-1, 1] and made
-// exactly representable in the input type on the host (TF32 excepted: float inputs are rounded by the kernel),
+// exactly representable in the input type on the host (TF32 excepted: float inputs are rounded by tcgemm, in
+// its packed copies or as the run-time kernel loads them),
 // so the tolerance counts what the GPU rounds: TF32 inputs, the accumulation of k products, and C's type:
 //   |C - ref| <= 2 (2 u_in + (k + 2) u_acc) |alpha| sum_l |a_il| |b_lj| + 2 u_out |ref| + 2 (u_acc + u_out) |beta c|
 //                + s_acc + s_out (s: the subnormal spacing of the accumulator's and C's type, where rounding's
@@ -58,7 +59,9 @@ double unit_roundoff(int32_t t) {
 // up to half of it, not relative (F16 values under 6.1e-5 are spaced 2^-24 apart; an F16 C of 3e-6 times
 // beta rounds with a relative error near 1%).
 double subnormal_spacing(int32_t t) {
-  return t == TCGEMM_TYPE_F32 ? std::ldexp(1.0, -149) : t == TCGEMM_TYPE_F16 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -133);
+  return t == TCGEMM_TYPE_F32   ? std::ldexp(1.0, -149)
+         : t == TCGEMM_TYPE_F16 ? std::ldexp(1.0, -24)
+                                : std::ldexp(1.0, -133);
 }
 
 // Host storage of n elements of type t, filled from doubles (rounded to t) and read back as doubles.
@@ -309,7 +312,8 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 // partial k-tile, fewer than the stages), edges of m and n inside a 16-byte piece, beta = 0 over a NaN C, each
 // with ldc = m + 2 and with ldc of whole 32-byte units (then an accumulator-typed C takes its inner fragments
 // straight from registers, and its edge fragments through the scratch); and
-// the same configuration with B's leading dimension odd, which must run the run-time kernel instead. A
+// the same configuration with B's leading dimension odd, which must run the run-time kernel instead (TF32: the
+// packed copies, whose leading dimensions are whole, and the pipelined kernel). A
 // stretched 8-wide layout of a 256-wide tile that needs more shared memory than a block has is refused
 // (TCGEMM_ERROR_SHARED_MEMORY; such a configuration cannot run, so a case that is not refused must compute C
 // correctly). k = 123 (TF32 59) is two k-tiles, the second partial.
@@ -359,7 +363,8 @@ TEST(WmmaLowp, PipelinedTileGroups) {
 }
 
 // The pipelined kernel when no k-tile is copied: alpha = 0 (A and B not read) and k = 0 only scale C by beta,
-// on the direct route (an accumulator-typed C with ldc whole 32-byte units) and through the scratch.
+// on the direct route (an accumulator-typed C with ldc whole 32-byte units) and through the scratch. TF32 is
+// not packed for these, so its cases run the run-time kernel in place.
 TEST(WmmaLowp, PipelinedScalesCOnly) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 2000;
@@ -624,9 +629,14 @@ TEST(MmaLowp, Tf32RoundsInputsToNearest) {
   ASSERT_EQ(cudaMalloc(&dc, want.size() * 4), cudaSuccess);
   cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  // Routes: 0 the default (packed copies, mma.sync), 1 the WMMA family's default configuration (a fixed one:
+  // packed copies, pipelined kernel), 2 tcgemm_sgemm, 3 64 x 64 tiles (the run-time kernel in place, which
+  // rounds each element as it loads a fragment).
   tcgemm_wmma_config wmma{};
   wmma.shape = TCGEMM_WMMA_16x16x8;
-  for (int route = 0; route < 3; ++route) {
+  tcgemm_wmma_config in_place = wmma;
+  in_place.tile = 64;
+  for (int route = 0; route < 4; ++route) {
     std::vector<float> got(want.size(), std::nanf(""));
     cudaMemcpy(dc, got.data(), got.size() * 4, cudaMemcpyHostToDevice);
     tcgemm_status st;
@@ -634,12 +644,17 @@ TEST(MmaLowp, Tf32RoundsInputsToNearest) {
       st = tcgemm_sgemm('N', 'N', m, n, k, 1.0f, da, m, db, k, 0.0f, dc, m, TCGEMM_PRECISION_TF32, nullptr);
     else
       st = tcgemm_gemm_ex('N', 'N', m, n, k, 1.0f, da, TCGEMM_TYPE_F32, m, db, TCGEMM_TYPE_F32, k, 0.0f, dc,
-                          TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32, route == 1 ? &wmma : nullptr, nullptr);
+                          TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32,
+                          route == 1 ? &wmma : route == 3 ? &in_place : nullptr, nullptr);
     ASSERT_EQ(st, TCGEMM_SUCCESS) << tcgemm_last_error();
     ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
     int64_t bad = 0;
     for (size_t i = 0; i < got.size(); ++i) bad += got[i] != want[i];
-    EXPECT_EQ(bad, 0) << "route " << (route == 0 ? "default" : route == 1 ? "WMMA 16x16x8" : "tcgemm_sgemm")
+    EXPECT_EQ(bad, 0) << "route "
+                      << (route == 0   ? "default"
+                          : route == 1 ? "WMMA 16x16x8"
+                          : route == 2 ? "tcgemm_sgemm"
+                                       : "WMMA 16x16x8, 64 x 64 tiles")
                       << ": e.g. C(0,0) = " << got[0] << ", want " << want[0];
   }
   cudaFree(da);

@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gpu_test_util.hpp"
@@ -36,6 +38,8 @@ struct MemoryHog {
 
 // One TF32 product with configuration `config` (nullptr: the default path) while the device has no free memory.
 void tf32_product_without_free_memory(const tcgemm_wmma_config* config) {
+  // The route each call took, on stderr (read once per process, before tcgemm's first lower-precision call).
+  setenv("TCGEMM_PLAN_LOG", "1", 1);
   const int64_t m = 256, n = 256, k = 4096;  // packed copies: 4 (m + n) k = 8 MiB
   const size_t pack_bytes = size_t(4 * (m + n) * k);
   std::mt19937_64 rng(4242);
@@ -57,8 +61,12 @@ void tf32_product_without_free_memory(const tcgemm_wmma_config* config) {
     MemoryHog hog;
     ASSERT_EQ(cudaMemGetInfo(&free_during, &total), cudaSuccess);
     ASSERT_LT(free_during, pack_bytes) << "could not fill the device's memory";
+    testing::internal::CaptureStderr();
     st = tcgemm_gemm_ex('N', 'N', m, n, k, 1.0f, da, TCGEMM_TYPE_F32, m, db, TCGEMM_TYPE_F32, k, 0.0f, dc,
                         TCGEMM_TYPE_F32, m, TCGEMM_TYPE_F32, config, nullptr);
+    const std::string plan = testing::internal::GetCapturedStderr();
+    // The call took a packed route and fell back, rather than not trying the copies at all.
+    EXPECT_NE(plan.find("(no device memory for the TF32 packed copies)"), std::string::npos) << plan;
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "tcgemm left an error behind";
   }

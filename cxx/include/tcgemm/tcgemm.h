@@ -400,8 +400,9 @@ typedef struct tcgemm_wmma_config {
  * copies cannot be had the product runs in place on the WMMA family, with the same rounding).
  * TCGEMM_PLAN_LOG=1 prints the kernel each call ran. Otherwise, and for a given configuration, the WMMA family
  * with that configuration (NULL: every default); TF32 with one of the family's fixed configurations (C tiles
- * 128 x 128, 256 x 128 or 128 x 256, tile_k 32, paddings 4, 3 stages) also runs on those rounded copies, with
- * the same fallback. Errors as tcgemm_dgemm's (argument positions as in this
+ * 128 x 128, 256 x 128 or 128 x 256, tile_k 32, paddings 4, 3 stages) also runs on those rounded copies when
+ * alpha != 0, k >= 1 and the configuration fits the device's shared memory in the copies' form ('T','N'; the
+ * 256-wide tiles do not on cc 8.0), with the same fallback; otherwise in place. Errors as tcgemm_dgemm's (argument positions as in this
  * prototype: A is 7, a_type 8, lda 9, ..., config 18), plus TCGEMM_ERROR_INVALID_ARGUMENT for an unsupported
  * type combination and TCGEMM_ERROR_INVALID_CONFIG for a shape, tile, tile_n, tile_k, padding or stages that breaks a rule (the
  * message says which). Needs compute capability 8.0 or later (TCGEMM_ERROR_ARCHITECTURE otherwise). */

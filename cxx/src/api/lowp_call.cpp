@@ -67,8 +67,9 @@ tcgemm_status tf32_pack_worth_trying(int64_t bytes, bool* worth) {
   return TCGEMM_SUCCESS;
 }
 
-// The problem the mma.sync kernel runs on the TF32 packed copies a_pack and b_pack of p's operands: op(A)^T and
-// op(B), both k-contiguous, k padded with zeros to tf32_pack_ld(k) (families/mma_lowp/tf32_pack.hpp).
+// The problem the mma.sync kernel (or, for a fixed configuration, the WMMA family's pipelined kernel) runs on the
+// TF32 packed copies a_pack and b_pack of p's operands: op(A)^T and op(B), both k-contiguous and rounded, k padded
+// with zeros to tf32_pack_ld(k) (families/mma_lowp/tf32_pack.hpp).
 LowpProblem tf32_packed_problem(const LowpProblem& p, const void* a_pack, const void* b_pack) {
   LowpProblem q = p;
   q.transa = 'T';
@@ -174,8 +175,9 @@ tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcge
   int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
   // A configured TF32 call with a fixed configuration runs the WMMA family on packed copies when they fit in
   // int64 and the configuration fits the device in the copies' form ('T','N').
-  if (route == LowpRoute::Wmma && lowp_tf32_packs(p, resolved) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
-      checked_add(a_bytes, b_bytes, &pack_bytes) && lowp_smem_bytes(resolved, 4, 4, true, false) <= ctx.smem_optin)
+  if (configured && route == LowpRoute::Wmma && lowp_tf32_packs(p, resolved) &&
+      tf32_pack_bytes(p, &a_bytes, &b_bytes) && checked_add(a_bytes, b_bytes, &pack_bytes) &&
+      lowp_smem_bytes(resolved, 4, 4, true, false) <= ctx.smem_optin)
     route = LowpRoute::WmmaTf32Packed;
   if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
