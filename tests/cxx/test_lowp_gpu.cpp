@@ -381,6 +381,53 @@ TEST(WmmaLowp, PipelinedScalesCOnly) {
         }
 }
 
+// alpha = 0: BLAS reads neither A nor B, so NaN there must stay out of C, on every route a call can take: the
+// default path (which hands alpha = 0 to the WMMA family), a fixed configuration (the pipelined kernel; TF32 is
+// not packed then) and a 64 x 64 one (the run-time kernel), in every input type and accumulator, every form,
+// with beta = -2 (C scaled exactly) and beta = 0 over a NaN C (C set to zero).
+TEST(WmmaLowp, AlphaZeroReadsNeitherANorB) {
+  TCGEMM_REQUIRE_GPU();
+  const int64_t m = 203, n = 141, k = 70;
+  std::mt19937_64 rng(2300);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const InAcc t : kInAccs) {
+    const bool tf32 = t.in == TCGEMM_TYPE_F32;
+    Typed a(t.in, size_t(m * k)), b(t.in, size_t(k * n));
+    for (size_t i = 0; i < size_t(m * k); ++i) a.set(i, std::nan(""));
+    for (size_t i = 0; i < size_t(k * n); ++i) b.set(i, std::nan(""));
+    const Device da(a), db(b);
+    ASSERT_TRUE(da.p && db.p);
+    tcgemm_wmma_config fixed{shapes_of(t.in).front(), 128, tf32 ? 32 : 64, tf32 ? 4 : 8, tf32 ? 4 : 8, 3, 128, {0}};
+    tcgemm_wmma_config small = fixed;
+    small.tile = small.tile_n = 64;
+    const tcgemm_wmma_config* const configs[] = {nullptr, &fixed, &small};
+    for (const tcgemm_wmma_config* cfg : configs)
+      for (const char* f : kForms)
+        for (const float beta : {-2.0f, 0.0f}) {
+          SCOPED_TRACE(::testing::Message() << "input " << t.in << " compute " << t.compute << " form " << f
+                                            << " config " << (cfg ? cfg->tile : 0) << " beta " << beta);
+          Typed c0(t.c_type, size_t(m * n));
+          for (size_t i = 0; i < size_t(m * n); ++i) c0.set(i, beta == 0.0f ? std::nan("") : u(rng));
+          Device dc(c0);
+          ASSERT_TRUE(dc.p);
+          const int64_t lda = f[0] == 'N' ? m : k, ldb = f[1] == 'N' ? k : n;
+          ASSERT_EQ(tcgemm_gemm_ex(f[0], f[1], m, n, k, 0.0f, da.p, t.in, lda, db.p, t.in, ldb, beta, dc.p, t.c_type,
+                                   m, t.compute, cfg, nullptr),
+                    TCGEMM_SUCCESS)
+              << tcgemm_last_error();
+          ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+          Typed got(t.c_type, size_t(m * n));
+          ASSERT_EQ(cudaMemcpy(got.bytes.data(), dc.p, got.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+          int64_t bad = 0;
+          for (size_t i = 0; i < size_t(m * n); ++i) {
+            const double want = beta == 0.0f ? 0.0 : double(beta) * c0.get(i);  // exact in C's type
+            bad += !(got.get(i) == want);
+          }
+          EXPECT_EQ(bad, 0) << "elements of C that are not beta * C";
+        }
+  }
+}
+
 // The copy paths the ring test does not take: a tile_k whose lines are not a power-of-two number of 16-byte
 // pieces (48 halves, 24 floats: consecutive pieces with a division each), no padding with 16-byte copies
 // (the stretched 8-wide layouts included), and one operand by cp.async beside one staged element by element

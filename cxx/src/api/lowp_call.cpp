@@ -37,11 +37,17 @@ tcgemm_status validate_lowp_problem(const LowpProblem& in, const ArgPositions& p
 
 namespace {
 
+// Shared memory per block of the WMMA family with configuration r on problem p (its input type, accumulator and
+// operand form): the one place the lower-precision entry points ask it.
+int64_t lowp_problem_smem_bytes(const tcgemm_wmma_config& r, const LowpProblem& p) {
+  return lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4, p.transa == 'T',
+                         p.transb == 'T');
+}
+
 // The configuration's shared memory against the device's opt-in limit (blamed on `config_position`).
 tcgemm_status check_lowp_shared_memory(const tcgemm_wmma_config& r, const LowpProblem& p, const DeviceContext& ctx,
                                        int config_position) {
-  const int64_t bytes = lowp_smem_bytes(r, datatype_bytes(p.input_type), p.compute == TCGEMM_TYPE_F16 ? 2 : 4,
-                                        p.transa == 'T', p.transb == 'T');
+  const int64_t bytes = lowp_problem_smem_bytes(r, p);
   if (bytes > ctx.smem_optin)
     return set_arg_error(TCGEMM_ERROR_SHARED_MEMORY, config_position,
                          "tile=%d, tile_n=%d, tile_k=%d, pad_a=%d, pad_b=%d, stages=%d: family wmma_lowp needs %" PRId64
@@ -152,10 +158,7 @@ void log_lowp_route(const LowpProblem& p, const DeviceContext& ctx, LowpRoute ro
 }  // namespace
 
 tcgemm_wmma_config fit_default_to_device(tcgemm_wmma_config r, const LowpProblem& p, const DeviceContext& ctx) {
-  const int in_bytes = datatype_bytes(p.input_type), acc_bytes = p.compute == TCGEMM_TYPE_F16 ? 2 : 4;
-  const auto fits = [&] {
-    return lowp_smem_bytes(r, in_bytes, acc_bytes, p.transa == 'T', p.transb == 'T') <= ctx.smem_optin;
-  };
+  const auto fits = [&] { return lowp_problem_smem_bytes(r, p) <= ctx.smem_optin; };
   // The given tile, then 64 x 64 from the default depth: each with fewer stages until it fits.
   for (const int tile : {r.tile, 64}) {
     if (tile != r.tile) {
@@ -174,10 +177,10 @@ tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcge
   LowpRoute route = lowp_route(p, configured);
   int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
   // A configured TF32 call with a fixed configuration runs the WMMA family on packed copies when they fit in
-  // int64 and the configuration fits the device in the copies' form ('T','N').
+  // int64 and the configuration fits the device in the copies' form.
   if (configured && route == LowpRoute::Wmma && lowp_tf32_packs(p, resolved) &&
       tf32_pack_bytes(p, &a_bytes, &b_bytes) && checked_add(a_bytes, b_bytes, &pack_bytes) &&
-      lowp_smem_bytes(resolved, 4, 4, true, false) <= ctx.smem_optin)
+      lowp_problem_smem_bytes(resolved, tf32_packed_problem(p, nullptr, nullptr)) <= ctx.smem_optin)
     route = LowpRoute::WmmaTf32Packed;
   if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
