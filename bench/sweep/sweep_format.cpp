@@ -125,6 +125,18 @@ class Footnotes {
   std::vector<std::string> order_;
 };
 
+// The note on a cell that runs another kernel than its neighbours: a lower precision's fixed configuration.
+std::string fixed_kernel_text(const SweepPoint& p) {
+  std::string text =
+      "this tile's fixed configuration (tile_k of four k steps, 16-byte paddings, 3 stages), which the WMMA family "
+      "runs on its pipelined kernel (every one of these fields a compile-time constant); the other cells run the "
+      "run-time kernel";
+  if (p.precision == Precision::kTf32)
+    text += ", and on operand copies rounded to TF32 once, where the run-time kernel rounds each element of each "
+            "fragment it loads";
+  return text + ".";
+}
+
 struct Group {
   std::string caption;
   std::vector<const SweepRow*> rows;
@@ -187,6 +199,7 @@ void render_group(const Group& g, ColumnAxis axis, const MarkdownOptions& opt, F
       } else if (r->status == RowStatus::kOk && !std::isnan(r->tflops)) {
         cell = fmt(kTflopsCellFormat, r->tflops);
         if (r == row_best && ok_cells > 1) cell = "**" + cell + "**";
+        if (r->point.fixed_kernel) cell += notes->mark(fixed_kernel_text(r->point));
       } else if (r->status == RowStatus::kFailed) {
         cell = "FAIL" + notes->mark(status_text(*r));
       } else if (r->status == RowStatus::kError) {

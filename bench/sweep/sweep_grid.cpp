@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "cli_args.hpp"
+#include "families/wmma_lowp/rules.hpp"
 
 namespace tcgemm::sweep {
 namespace {
@@ -334,9 +335,18 @@ void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t p
   // Warps of 32 x 32 at 64 x 64, of 64 x 64 otherwise (tcgemm.h, tcgemm_wmma_config).
   const int32_t warp = resolved.tile == 64 && resolved.tile_n == 64 ? 32 : 64;
   p->threads = resolved.tile / warp * (resolved.tile_n / warp) * 32;
+  p->fixed_kernel = lowp_is_fixed_config(spec.precision, resolved);
 }
 
 }  // namespace
+
+bool lowp_is_fixed_config(Precision p, const tcgemm_wmma_config& r) {
+  if (p == Precision::kFp64 || !tcgemm::detail::lowp_fixed_tile(r.tile, r.tile_n)) return false;
+  const int in_bytes = p == Precision::kTf32 ? 4 : 2;
+  const tcgemm_wmma_config f = tcgemm::detail::lowp_fixed_config(r.shape, in_bytes, r.tile, r.tile_n);
+  return r.shape == f.shape && r.tile_k == f.tile_k && r.pad_a == f.pad_a && r.pad_b == f.pad_b &&
+         r.stages == f.stages;
+}
 
 std::vector<SweepPoint> expand(const SweepSpec& spec) {
   const bool lowp = spec.precision != Precision::kFp64;

@@ -60,6 +60,10 @@ struct SweepPoint {
   std::string invalid_reason;
   int64_t smem_bytes = -1;  // tcgemm_config_shared_memory_bytes, -1 when invalid
   int32_t threads = -1;     // tcgemm_config_threads_per_block, -1 when invalid
+  // Lower precisions: the resolved configuration is its tile's fixed one, which the WMMA family runs on its
+  // pipelined kernel (compile-time tile_k, paddings and stages; TF32 on operand copies rounded once) instead
+  // of the run-time kernel every other point runs (lowp_is_fixed_config).
+  bool fixed_kernel = false;
 
   bool valid() const { return invalid_reason.empty(); }
 };
@@ -80,6 +84,9 @@ const char* family_name(int32_t family);
 // "fp64" | "f16" (F16 inputs, FP32 accumulation) | "f16acc16" (FP16 accumulation and output) | "bf16" | "tf32".
 bool parse_precision(const std::string& text, Precision* out, std::string* error);
 const char* precision_name(Precision p);
+// Whether a resolved WMMA configuration of a lower precision is its tile's fixed configuration (the library's
+// rule, families/wmma_lowp/rules.hpp): the one the family runs on its pipelined kernel.
+bool lowp_is_fixed_config(Precision p, const tcgemm_wmma_config& resolved);
 // The WMMA shape of a lower precision: "16x16x16" | "32x8x16" | "8x32x16" | "16x16x8" (TF32's only one).
 bool parse_wmma_shape(const std::string& text, int32_t* shape, std::string* error);
 const char* wmma_shape_name(int32_t shape);

@@ -362,6 +362,32 @@ TEST(WmmaLowp, PipelinedTileGroups) {
     }
 }
 
+// The pipelined kernel over many k-tiles with C tiles whole and partial: m = 520 and n = 300 give every fixed
+// tile C tiles whole in both operands (no copy tests an edge) beside partial ones (zero fill past m or n), and
+// k = 600 is nine whole k-tiles of 64 (18 of 32 for TF32) and a partial one, so the ring of 3 slots wraps
+// several times before the k edge. Every input and accumulator type and form on the 16 x 16 shapes (TF32: the
+// packed 'T','N' copies), and F16's 8-wide shapes in 'T','N'. (PipelinedEveryTypeShapeTileAndForm's m = 203 and
+// n = 141 leave no whole 256-wide C tile.)
+TEST(WmmaLowp, PipelinedManyKTilesWholeAndPartialTiles) {
+  TCGEMM_REQUIRE_GPU();
+  uint64_t seed = 1950;
+  for (const InAcc t : kInAccs) {
+    const bool tf32 = t.in == TCGEMM_TYPE_F32;
+    for (int32_t shape : shapes_of(t.in))
+      for (const char* f : kForms)
+        for (const int32_t* tile : {kTile128, kTile256x128, kTile128x256}) {
+          if (shape != shapes_of(t.in).front() && !(t.in == TCGEMM_TYPE_F16 && t.compute == TCGEMM_TYPE_F32 &&
+                                                    f[0] == 'T' && f[1] == 'N'))
+            continue;
+          Case c = fixed_config_case({f[0], f[1], 520, 300, 600, t.in, t.c_type, t.compute, shape, 0, tf32 ? 4 : 8,
+                                      0.75f, tile[0] == 128 ? -0.5f : 0.0f},
+                                     tile);
+          c.whole_ldc = tile[1] == 256;
+          EXPECT_TRUE(run_case(c, seed++));
+        }
+  }
+}
+
 // The pipelined kernel when no k-tile is copied: alpha = 0 (A and B not read) and k = 0 only scale C by beta,
 // on the direct route (an accumulator-typed C with ldc whole 32-byte units) and through the scratch. TF32 is
 // not packed for these, so its cases run the run-time kernel in place.

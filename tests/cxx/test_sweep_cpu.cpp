@@ -186,6 +186,39 @@ TEST(SweepExpand, PadFollowsPadAAndFamilyKnobsStayDefault) {
   EXPECT_NE(q[0].invalid_reason.find("pad_b=2"), std::string::npos) << q[0].invalid_reason;
 }
 
+// The cells that run the WMMA family's pipelined kernel: exactly the points whose resolved configuration is
+// their tile's fixed one (tile_k of four k steps, 16-byte paddings, 3 stages at 128 x 128, 256 x 128 or
+// 128 x 256). In the article's tables that is one TF32 cell of Table 2 (128 x 128 x 32, 4-element paddings) and
+// none of F16's (its fixed tile_k is 64, Table 2 runs 32); a grid built round the fixed points flags those only.
+TEST(SweepExpand, FixedConfigurationsAreFlagged) {
+  size_t flagged = 0;
+  for (const SweepPoint& q : expand(table2_spec(Precision::kTf32, TCGEMM_WMMA_16x16x8))) {
+    SCOPED_TRACE(point_label(q));
+    const bool fixed = q.valid() && q.wmma.tile == 128 && q.wmma.tile_n == 128 && q.wmma.tile_k == 32 &&
+                       q.wmma.pad_a == 4 && q.wmma.pad_b == 4 && q.wmma.stages == 3;
+    EXPECT_EQ(q.fixed_kernel, fixed);
+    flagged += q.fixed_kernel;
+  }
+  EXPECT_EQ(flagged, 1u);
+  for (const SweepPoint& q : expand(table2_spec(Precision::kF16))) EXPECT_FALSE(q.fixed_kernel) << point_label(q);
+  for (const SweepPoint& q : expand(table2_spec(Precision::kFp64))) EXPECT_FALSE(q.fixed_kernel) << point_label(q);
+
+  SweepSpec around = table3_spec(Precision::kBf16);
+  around.tiles = {{128, 128}, {256, 128}, {128, 256}, {64, 64}};
+  around.tile_k = {32, 64};
+  around.pad_a = around.pad_b = {0, 8};
+  around.stages = {2, 3};
+  flagged = 0;
+  for (const SweepPoint& q : expand(around)) {
+    SCOPED_TRACE(point_label(q));
+    const bool fixed = q.valid() && q.wmma.tile != 64 && q.wmma.tile_k == 64 && q.wmma.pad_a == 8 &&
+                       q.wmma.pad_b == 8 && q.wmma.stages == 3;
+    EXPECT_EQ(q.fixed_kernel, fixed);
+    flagged += q.fixed_kernel;
+  }
+  EXPECT_EQ(flagged, 3u);  // one per fixed tile
+}
+
 // The article's tables in a lower precision: the WMMA family, the same paddings in bytes (Table 2: 0, 16,
 // 32, 48 bytes on both tiles; Table 3: 32 bytes), no stages axis; tiles 32 and 96 kept and reported invalid
 // with the library's message, 64 and 128 resolved (tile_k, shape) with their shared memory.

@@ -81,6 +81,28 @@ TEST(SweepMarkdown, Table2Layout) {
   EXPECT_EQ(format_markdown(rows, MarkdownOptions{20}), expected);
 }
 
+// A lower precision's fixed configuration runs another kernel than its neighbours: its cell carries a note
+// that says so (TF32: also on copies rounded once), and no other cell does.
+TEST(SweepMarkdown, FixedConfigurationCellIsMarked) {
+  std::vector<SweepRow> rows;
+  for (int32_t pad : {0, 4}) {
+    SweepPoint p = point(0, 128, 32, pad, pad, 3);
+    p.precision = Precision::kTf32;
+    p.wmma.shape = TCGEMM_WMMA_16x16x8;
+    p.wmma.tile = p.wmma.tile_n = 128;
+    p.wmma.tile_k = 32;
+    p.wmma.pad_a = p.wmma.pad_b = pad;
+    p.wmma.stages = 3;
+    p.fixed_kernel = pad == 4;
+    rows.push_back(ok_row(p, pad == 4 ? 151.6 : 55.0, 400.0));
+  }
+  const std::string md = format_markdown(rows, MarkdownOptions{20});
+  EXPECT_NE(md.find("| 55.0 | **151.6**[^1] |"), std::string::npos) << md;
+  EXPECT_NE(md.find("[^1]: this tile's fixed configuration"), std::string::npos) << md;
+  EXPECT_NE(md.find("rounded to TF32 once"), std::string::npos) << md;
+  EXPECT_EQ(md.find("[^2]"), std::string::npos) << md;
+}
+
 TEST(SweepMarkdown, Table3LayoutWithSkippedCellsAndBankConflicts) {
   std::vector<SweepRow> rows;
   for (int tile : {64, 128})

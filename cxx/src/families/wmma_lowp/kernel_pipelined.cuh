@@ -22,8 +22,14 @@
 // instruction that waits on another, so the order of the loop is much of the speed: F16 (FP32 accumulation) at
 // n = 8192 (H200) went from 325 TFLOP/s (the run-time kernel's fixed instances) to 379-381 with this schedule
 // (bench/results/2026-12-01-h200-wmma-pipelined/) and to 421-429 with the two items above (2026-12-02).
-// Tried and not kept: a persistent grid that issues the next C tile's first k-tiles before the epilogue (no
-// gain at 256 x 128, 6% lost at 128 x 128; 2026-12-02's README).
+// Tried and not kept (2026-12-02's READMEs):
+//  - a persistent grid that issues the next C tile's first k-tiles before the epilogue (no gain at 256 x 128,
+//    6% lost at 128 x 128);
+//  - the copy engine instead of cp.async, which fed the mma.sync fast path 8-10% faster: its boxes land
+//    densely and cannot skip the padding. One cp.async.bulk per tile line (128-512 bytes) reached 2-3 TB/s
+//    across the chip and halved the kernel (F16 441 -> 182-255 TFLOP/s); one TMA box of a k-contiguous tile's
+//    lines with their padding (144-byte rows, no swizzle; m- or n-contiguous tiles are wider than a box) lost
+//    6-33% (bench/results/2026-12-02-h200-wmma-tma/).
 #pragma once
 
 #include <cstdint>
