@@ -341,11 +341,7 @@ void set_lowp_point(const SweepSpec& spec, TileShape tile, int32_t tk, int32_t p
 }  // namespace
 
 bool lowp_is_fixed_config(Precision p, const tcgemm_wmma_config& r) {
-  if (p == Precision::kFp64 || !tcgemm::detail::lowp_fixed_tile(r.tile, r.tile_n)) return false;
-  const int in_bytes = p == Precision::kTf32 ? 4 : 2;
-  const tcgemm_wmma_config f = tcgemm::detail::lowp_fixed_config(r.shape, in_bytes, r.tile, r.tile_n);
-  return r.shape == f.shape && r.tile_k == f.tile_k && r.pad_a == f.pad_a && r.pad_b == f.pad_b &&
-         r.stages == f.stages;
+  return p != Precision::kFp64 && tcgemm::detail::lowp_is_fixed_config(r, p == Precision::kTf32 ? 4 : 2);
 }
 
 std::vector<SweepPoint> expand(const SweepSpec& spec) {

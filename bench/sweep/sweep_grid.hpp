@@ -84,8 +84,8 @@ const char* family_name(int32_t family);
 // "fp64" | "f16" (F16 inputs, FP32 accumulation) | "f16acc16" (FP16 accumulation and output) | "bf16" | "tf32".
 bool parse_precision(const std::string& text, Precision* out, std::string* error);
 const char* precision_name(Precision p);
-// Whether a resolved WMMA configuration of a lower precision is its tile's fixed configuration (the library's
-// rule, families/wmma_lowp/rules.hpp): the one the family runs on its pipelined kernel.
+// Whether a resolved WMMA configuration of a lower precision is its tile's fixed configuration: the library's
+// rule (families/wmma_lowp/rules.hpp, lowp_is_fixed_config) for this precision's input size.
 bool lowp_is_fixed_config(Precision p, const tcgemm_wmma_config& resolved);
 // The WMMA shape of a lower precision: "16x16x16" | "32x8x16" | "8x32x16" | "16x16x8" (TF32's only one).
 bool parse_wmma_shape(const std::string& text, int32_t* shape, std::string* error);

@@ -421,6 +421,11 @@ TEST(MmaLowpRule, Tf32TakesThePackedFastPath) {
   huge.m = int64_t(1) << 40;
   huge.k = int64_t(1) << 22;
   EXPECT_FALSE(tcgemm::detail::tf32_pack_bytes(huge, &a, &b));
+  // Each copy fits int64 (2^62 bytes) but the two together do not.
+  P wide = p;
+  wide.m = wide.n = int64_t(1) << 40;
+  wide.k = int64_t(1) << 20;
+  EXPECT_FALSE(tcgemm::detail::tf32_pack_bytes(wide, &a, &b));
 }
 
 // The route a call takes, which TCGEMM_PLAN_LOG prints: a configuration always runs the WMMA family; without

@@ -117,10 +117,8 @@ tcgemm_status run_tf32_packed(const LowpProblem& p, int64_t a_bytes, int64_t b_b
 LowpRoute lowp_route(const LowpProblem& p, bool configured) {
   if (configured) return LowpRoute::Wmma;
   if (mma_lowp_eligible(p)) return LowpRoute::MmaInPlace;
-  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
-  if (mma_lowp_tf32_eligible(p) && tf32_pack_bytes(p, &a_bytes, &b_bytes) &&
-      checked_add(a_bytes, b_bytes, &pack_bytes))
-    return LowpRoute::Tf32Packed;
+  int64_t a_bytes = 0, b_bytes = 0;
+  if (mma_lowp_tf32_eligible(p) && tf32_pack_bytes(p, &a_bytes, &b_bytes)) return LowpRoute::Tf32Packed;
   return LowpRoute::Wmma;
 }
 
@@ -175,19 +173,19 @@ tcgemm_status run_lowp_product(const LowpProblem& p, bool configured, const tcge
                                int config_position, const DeviceContext& ctx, cudaStream_t stream) {
   const tcgemm_wmma_config resolved = configured ? given : fit_default_to_device(given, p, ctx);
   LowpRoute route = lowp_route(p, configured);
-  int64_t a_bytes = 0, b_bytes = 0, pack_bytes = 0;
+  // The packed copies' sizes, for both packed routes (false: they do not fit int64, and neither route is taken).
+  int64_t a_bytes = 0, b_bytes = 0;
+  const bool pack_fits = tf32_pack_bytes(p, &a_bytes, &b_bytes);
   // A configured TF32 call with a fixed configuration runs the WMMA family on packed copies when they fit in
   // int64 and the configuration fits the device in the copies' form.
-  if (configured && route == LowpRoute::Wmma && lowp_tf32_packs(p, resolved) &&
-      tf32_pack_bytes(p, &a_bytes, &b_bytes) && checked_add(a_bytes, b_bytes, &pack_bytes) &&
+  if (configured && route == LowpRoute::Wmma && pack_fits && lowp_tf32_packs(p, resolved) &&
       lowp_problem_smem_bytes(resolved, tf32_packed_problem(p, nullptr, nullptr)) <= ctx.smem_optin)
     route = LowpRoute::WmmaTf32Packed;
   if (route == LowpRoute::Wmma) TCGEMM_TRY(check_lowp_shared_memory(resolved, p, ctx, config_position));
   TCGEMM_TRY(take_pending_cuda_error());
   if (route == LowpRoute::Tf32Packed || route == LowpRoute::WmmaTf32Packed) {
     const bool wmma = route == LowpRoute::WmmaTf32Packed;
-    (void)tf32_pack_bytes(p, &a_bytes, &b_bytes);  // fits: checked above (lowp_route for the fast path)
-    pack_bytes = a_bytes + b_bytes;
+    const int64_t pack_bytes = a_bytes + b_bytes;  // fits: both routes require pack_fits (lowp_route for Tf32Packed)
     bool worth = false, ran = false;
     TCGEMM_TRY(tf32_pack_worth_trying(pack_bytes, &worth));
     if (worth) TCGEMM_TRY(run_tf32_packed(p, a_bytes, b_bytes, wmma ? &resolved : nullptr, ctx, stream, &ran));

@@ -83,6 +83,8 @@ bool tf32_pack_bytes(const LowpProblem& p, int64_t* a_bytes, int64_t* b_bytes) {
   int64_t a = 0, b = 0;
   if (!checked_mul(ld, p.m, &a) || !checked_mul(a, 4, &a)) return false;
   if (!checked_mul(ld, p.n, &b) || !checked_mul(b, 4, &b)) return false;
+  int64_t sum = 0;
+  if (!checked_add(a, b, &sum)) return false;
   *a_bytes = a;
   *b_bytes = b;
   return true;

@@ -16,7 +16,8 @@ namespace tcgemm::detail {
 
 // Leading dimension of a packed copy: k rounded up to a multiple of 4 (16 bytes).
 inline int64_t tf32_pack_ld(int64_t k) { return (k + 3) / 4 * 4; }
-// Bytes of the packed copies of op(A) (m lines) and op(B) (n lines); false when a size does not fit int64.
+// Bytes of the packed copies of op(A) (m lines) and op(B) (n lines); false when either size, or their sum,
+// does not fit int64 (the routes that pack ask nothing else of the sizes).
 bool tf32_pack_bytes(const LowpProblem& p, int64_t* a_bytes, int64_t* b_bytes);
 
 // dst (ld_out x lines, ld_out = tf32_pack_ld(k)) <- the k x lines view of x in which element (kk, c) is

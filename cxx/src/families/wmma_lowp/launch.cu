@@ -38,12 +38,8 @@ bool lowp_fixed_instance_applies(const LowpArgs& a, int shape, int in_bytes, int
 
 bool lowp_tf32_packs(const LowpProblem& p, const tcgemm_wmma_config& r) {
   // alpha = 0 reads neither A nor B (BLAS) and k = 0 has nothing to pack: both only scale C, in place.
-  if (p.input_type != TCGEMM_TYPE_F32 || p.tf32_rounded || p.alpha == 0.0f || p.k < 1 ||
-      !lowp_fixed_tile(r.tile, r.tile_n))
-    return false;
-  const tcgemm_wmma_config f = lowp_fixed_config(r.shape, 4, r.tile, r.tile_n);
-  return r.shape == f.shape && r.tile_k == f.tile_k && r.pad_a == f.pad_a && r.pad_b == f.pad_b &&
-         r.stages == f.stages;
+  return p.input_type == TCGEMM_TYPE_F32 && !p.tf32_rounded && p.alpha != 0.0f && p.k >= 1 &&
+         lowp_is_fixed_config(r, 4);
 }
 
 tcgemm_status launch_wmma_lowp(const LowpProblem& pr, const tcgemm_wmma_config& r, const DeviceContext& ctx,

@@ -111,6 +111,14 @@ constexpr tcgemm_wmma_config lowp_fixed_config(int shape, int in_bytes, int tile
   const int pad = kLowpPadQuantumBytes / in_bytes;
   return tcgemm_wmma_config{shape, tile_m, lowp_fixed_tile_k(in_bytes), pad, pad, kLowpFixedStages, tile_n, {0}};
 }
+// Whether a resolved configuration r, for inputs of in_bytes, is exactly its tile's fixed configuration (the one
+// the pipelined kernel runs; TF32 there on its packed copies, launch.hpp's lowp_tf32_packs). The sweep marks
+// such points with it too.
+constexpr bool lowp_is_fixed_config(const tcgemm_wmma_config& r, int in_bytes) {
+  if (!lowp_fixed_tile(r.tile, r.tile_n)) return false;
+  const tcgemm_wmma_config f = lowp_fixed_config(r.shape, in_bytes, r.tile, r.tile_n);
+  return r.tile_k == f.tile_k && r.pad_a == f.pad_a && r.pad_b == f.pad_b && r.stages == f.stages;
+}
 // The tcgemm_wmma_shape of fragment dimensions (0 for none): the inverse of wmma_dims.
 TCGEMM_HOST_DEVICE constexpr int wmma_shape_of(int fm, int fn, int fk) {
   const int shapes[4] = {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16, TCGEMM_WMMA_16x16x8};
