@@ -681,6 +681,46 @@ TEST(LowpConfig, PipelinedKernelTakesExactlyTheFixedConfigurations) {
   EXPECT_FALSE(tcgemm::detail::lowp_tf32_packs(f16, def)) << "16-bit inputs with TF32's fixed configuration";
 }
 
+// The operand tiles with and without the stretch (rules.hpp, LowpOperandTile): an o-contiguous operand of 8-wide
+// fragments (A of 8x32x16 untransposed, B of 32x8x16 transposed) is stretched to twice its width for
+// load_matrix_sync, and kept as it is where ldmatrix fills the fragments (the pipelined kernel); every other
+// operand is the same either way. A configuration's shared memory is the stretched one, the most either kernel
+// needs.
+TEST(LowpConfig, OnlyLoadMatrixSyncTilesOfEightWideFragmentsAreStretched) {
+  using tcgemm::detail::lowp_smem_bytes;
+  using tcgemm::detail::lowp_tiles;
+  using tcgemm::detail::LowpOperandTile;
+  const auto same = [](const LowpOperandTile& x, const LowpOperandTile& y) {
+    return x.k_contiguous == y.k_contiguous && x.stretch == y.stretch && x.ld == y.ld;
+  };
+  for (const int32_t shape : {TCGEMM_WMMA_16x16x16, TCGEMM_WMMA_32x8x16, TCGEMM_WMMA_8x32x16})
+    for (const char* form : {"NN", "NT", "TN", "TT"}) {
+      SCOPED_TRACE(std::string(form) + " shape " + std::to_string(shape));
+      const tcgemm_wmma_config r{shape, 128, 64, 8, 8, 3, 256, {0}};
+      const bool ta = form[0] == 'T', tb = form[1] == 'T';
+      const auto by_wmma = lowp_tiles(r, 2, ta, tb), by_ldmatrix = lowp_tiles(r, 2, ta, tb, true);
+      const bool a_stretched = shape == TCGEMM_WMMA_8x32x16 && !ta;
+      const bool b_stretched = shape == TCGEMM_WMMA_32x8x16 && tb;
+      EXPECT_EQ(by_wmma.a.stretch, a_stretched ? 2 : 1);
+      EXPECT_EQ(by_wmma.b.stretch, b_stretched ? 2 : 1);
+      EXPECT_EQ(by_wmma.a.ld, ta ? 64 + 8 : 128 * by_wmma.a.stretch + 8);
+      EXPECT_EQ(by_wmma.b.ld, tb ? 256 * by_wmma.b.stretch + 8 : 64 + 8);
+      EXPECT_EQ(by_ldmatrix.a.stretch, 1);
+      EXPECT_EQ(by_ldmatrix.b.stretch, 1);
+      EXPECT_EQ(by_ldmatrix.a.ld, ta ? 64 + 8 : 128 + 8);
+      EXPECT_EQ(by_ldmatrix.b.ld, tb ? 256 + 8 : 64 + 8);
+      EXPECT_EQ(same(by_wmma.a, by_ldmatrix.a), !a_stretched);
+      EXPECT_EQ(same(by_wmma.b, by_ldmatrix.b), !b_stretched);
+      const int64_t wmma_bytes = lowp_smem_bytes(r, 2, 4, ta, tb), ldm_bytes = lowp_smem_bytes(r, 2, 4, ta, tb, true);
+      if (a_stretched || b_stretched)
+        EXPECT_LT(ldm_bytes, wmma_bytes);
+      else
+        EXPECT_EQ(ldm_bytes, wmma_bytes);
+      // What a caller is told (the most any form needs) is the stretched figure.
+      EXPECT_GE(tcgemm::detail::lowp_smem_bytes_any_form(r, 2, 4), wmma_bytes);
+    }
+}
+
 // Whether the WMMA family may write C's fragments straight from registers (store_matrix_sync): C of the
 // accumulator's type (FP32 C with FP32 accumulation, F16 C with F16), 32-byte aligned, ldc whole 16-byte units
 // and at most 2^24.

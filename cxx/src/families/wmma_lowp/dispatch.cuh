@@ -28,7 +28,8 @@ tcgemm_status launch_kernel(Kernel* kernel, const char* name, const char* launch
 }
 
 // An operand form's instance: the pipelined kernel when the call's configuration is exactly its tile's fixed
-// configuration (and that fits a block at all), the run-time kernel otherwise.
+// configuration (and that fits a block at all), with its own shared memory (unstretched tiles: at most
+// smem_bytes), the run-time kernel otherwise.
 template <class In, class Acc, int FM, int FN, int FK, int kTileM, int kTileN, bool kAKContig, bool kBKContig>
 tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, const DeviceContext& ctx,
                                    cudaStream_t stream) {
@@ -39,7 +40,8 @@ tcgemm_status launch_form_instance(const LowpArgs& args, int64_t smem_bytes, con
       if (lowp_fixed_instance_applies(args, wmma_shape_of(FM, FN, FK), int(sizeof(In)), kTileM, kTileN))
         return launch_kernel<Pipelined::kThreads>(
             wmma_lowp_pipelined_kernel<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>,
-            "wmma_lowp_pipelined_kernel", "launch of wmma_lowp_pipelined_kernel", args, smem_bytes, ctx, stream);
+            "wmma_lowp_pipelined_kernel", "launch of wmma_lowp_pipelined_kernel", args, Pipelined::kSmemBytes, ctx,
+            stream);
     }
   }
   return launch_kernel<LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig, kBKContig>::kThreads>(

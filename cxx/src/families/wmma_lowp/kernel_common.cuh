@@ -2,7 +2,7 @@
 // time (the sweep's kernel); kernel_pipelined.cuh runs the fixed configurations (rules.hpp, lowp_fixed_config)
 // with every field a compile-time constant. Both keep the CUDA Fortran tensor-core article's Example 6 structure:
 // A and B tiles in dynamic shared memory with padded leading dimensions, fragments loaded with
-// wmma::load_matrix_sync (in the pipelined kernel's 16-wide shapes, by ldmatrix: fragment_ldmatrix.cuh); C
+// wmma::load_matrix_sync (in the pipelined kernel, by ldmatrix: fragment_ldmatrix.cuh); C
 // written straight from registers where store_matrix_sync may write it, through a per-warp scratch fragment
 // elsewhere (store_c_fragments).
 #pragma once

@@ -12,9 +12,10 @@
 //    constants and one source pointer that moves by a constant per k-tile;
 //  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
 //    stay in L2;
-//  - the 16-wide shapes' fragments are filled by ldmatrix (fragment_ldmatrix.cuh): BF16 'N','N' went from 0.36 to
-//    0.70 of the WMMA ceiling at n = 8192, and TF32, which takes this kernel on packed copies already rounded
-//    (launch.hpp, lowp_tf32_packs), from 0.35 to 0.75 (bench/results/2026-12-02-h200-wmma-ldmatrix/);
+//  - every fragment is filled by ldmatrix (fragment_ldmatrix.cuh): BF16 'N','N' went from 0.36 to 0.70 of the
+//    WMMA ceiling at n = 8192, and TF32, which takes this kernel on packed copies already rounded (launch.hpp,
+//    lowp_tf32_packs), from 0.35 to 0.75 (bench/results/2026-12-02-h200-wmma-ldmatrix/); the 8-wide shapes
+//    followed (bench/results/2026-12-02-h200-wmma-8wide/);
 //  - a k-tile's copies test the operand's edges only when the k-tile is not whole: the decision is made once
 //    per k-tile and each case is its own straight-line body of k steps (a test inside the steps split them
 //    into branches across which the compiler did not interleave loads and MMAs).
@@ -52,14 +53,19 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   static constexpr int kInBytes = int(sizeof(In));
   static constexpr tcgemm_wmma_config kConfig =
       lowp_fixed_config(wmma_shape_of(FM, FN, FK), kInBytes, kTileM, kTileN);
-  static constexpr LowpTiles kTiles = lowp_tiles(kConfig, kInBytes, kAKContig, !kBKContig);
+  // The tiles as ldmatrix reads them: never stretched (rules.hpp, LowpOperandTile), so this kernel needs
+  // kSmemBytes, at most what the configuration was validated for; the stretch factors hide LowpShape's.
+  static constexpr LowpTiles kTiles = lowp_tiles(kConfig, kInBytes, kAKContig, !kBKContig, true);
+  static constexpr int kStretchA = kTiles.a.stretch, kStretchB = kTiles.b.stretch;
   static constexpr int kTileK = kConfig.tile_k, kStages = kConfig.stages, kSteps = kTileK / FK;
   static constexpr int kLdA = kTiles.a.ld, kLdB = kTiles.b.ld;
   static constexpr int kABytes = int(kTiles.a_bytes), kStageBytes = int(kTiles.a_bytes + kTiles.b_bytes);
-  static constexpr int64_t kSmemBytes = lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig);
-  // Whether the instance fits a block's shared memory at all (some stretched 8-wide layouts of 256-wide tiles
-  // do not): only those are built.
-  static constexpr bool kFits = kSmemBytes <= kLowpMaxSmemOptin;
+  static constexpr int64_t kSmemBytes =
+      lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig, true);
+  // Whether a call can ask for the instance: its configuration is validated with the stretched layout, which
+  // some 8-wide operand forms of 256-wide tiles do not fit in a block's shared memory. Only those are built.
+  static constexpr bool kFits =
+      lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig) <= kLowpMaxSmemOptin;
   static constexpr int kGroupM = 8;
   static_assert(kSteps >= 2 && kSteps % 2 == 0,
                 "wmma_lowp: the fragment double buffer alternates by k step, and the next k-tile's first step must "
@@ -69,9 +75,12 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   // that every fragment comes from ldmatrix and none is rounded here.
   static_assert(kInBytes == 2 || (kAKContig && kBKContig),
                 "wmma_lowp: the pipelined kernel takes TF32 operands as the packed copies ('T','N') only");
-  static constexpr bool kLdmatrixA = ldmatrix_fills<In, FM, FN, FK, kAKContig>();
-  static constexpr bool kLdmatrixB = ldmatrix_fills<In, FM, FN, FK, kBKContig>();
-  static_assert(kInBytes == 2 || (kLdmatrixA && kLdmatrixB), "wmma_lowp: TF32 fragments are not rounded here");
+  // Every fragment is filled by ldmatrix (fragment_ldmatrix.cuh); none goes through load_matrix_sync, and no
+  // TF32 fragment is rounded here.
+  using FillA = LdmatrixFill<In, FM, FN, FK, true, kAKContig, kLdA>;
+  using FillB = LdmatrixFill<In, FM, FN, FK, false, kBKContig, kLdB>;
+  static_assert(kStretchA == 1 && kStretchB == 1, "wmma_lowp: ldmatrix reads unstretched tiles");
+  static_assert(FillA::kFills && FillB::kFills, "wmma_lowp: the pipelined kernel fills every fragment by ldmatrix");
 };
 
 // One thread's share of the copies of one operand's k-tiles in a pipelined instance. The tile is kLines lines
@@ -162,38 +171,27 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
   // alpha == 0: A and B are not read (BLAS), so no k-tile is copied and the accumulators stay 0.
   const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, kTileK);
 
-  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage): by
-  // ldmatrix where it fills the fragment (fragment_ldmatrix.cuh; each lane's line offset worked out once),
-  // by load_matrix_sync otherwise.
+  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage), each
+  // lane's ldmatrix line worked out once (fragment_ldmatrix.cuh).
   FragA fa[2][kFragsM];
   FragB fb[2][kFragsN];
   constexpr int E = Shape::kInBytes;
-  const uint32_t a_lane = smem0 + ldmatrix_lane_offset<true, kAKContig, Shape::kLdA, E>(lane) +
+  using FillA = typename Shape::FillA;
+  using FillB = typename Shape::FillB;
+  const uint32_t a_lane = smem0 + FillA::lane_offset(lane) +
                           uint32_t(tile_offset<kAKContig, Shape::kStretchA>(warp_m0, 0, Shape::kLdA) * E);
-  const uint32_t b_lane = smem0 + uint32_t(kABytes) + ldmatrix_lane_offset<false, kBKContig, Shape::kLdB, E>(lane) +
+  const uint32_t b_lane = smem0 + uint32_t(kABytes) + FillB::lane_offset(lane) +
                           uint32_t(tile_offset<kBKContig, Shape::kStretchB>(warp_n0, 0, Shape::kLdB) * E);
   const auto load_step = [&](int buf, int stage, int s) {
-    const unsigned char* base = lowp_pipelined_smem + stage * kStageBytes;
-    const In* a_s = reinterpret_cast<const In*>(base);
-    const In* b_s = reinterpret_cast<const In*>(base + kABytes);
+    const uint32_t stage_at = uint32_t(stage * kStageBytes);
 #pragma unroll
-    for (int i = 0; i < kFragsM; ++i) {
-      if constexpr (Shape::kLdmatrixA)
-        ldmatrix_fragment<kAKContig>(fa[buf][i], a_lane + uint32_t(stage * kStageBytes) +
-                                                     uint32_t(tile_offset<kAKContig, 1>(i * FM, s * FK, Shape::kLdA) * E));
-      else
-        load_fragment(fa[buf][i],
-                      a_s + tile_offset<kAKContig, Shape::kStretchA>(warp_m0 + i * FM, s * FK, Shape::kLdA), Shape::kLdA);
-    }
+    for (int i = 0; i < kFragsM; ++i)
+      FillA::fill(fa[buf][i], a_lane + stage_at +
+                                  uint32_t(tile_offset<kAKContig, Shape::kStretchA>(i * FM, s * FK, Shape::kLdA) * E));
 #pragma unroll
-    for (int j = 0; j < kFragsN; ++j) {
-      if constexpr (Shape::kLdmatrixB)
-        ldmatrix_fragment<kBKContig>(fb[buf][j], b_lane + uint32_t(stage * kStageBytes) +
-                                                     uint32_t(tile_offset<kBKContig, 1>(j * FN, s * FK, Shape::kLdB) * E));
-      else
-        load_fragment(fb[buf][j],
-                      b_s + tile_offset<kBKContig, Shape::kStretchB>(warp_n0 + j * FN, s * FK, Shape::kLdB), Shape::kLdB);
-    }
+    for (int j = 0; j < kFragsN; ++j)
+      FillB::fill(fb[buf][j], b_lane + stage_at +
+                                  uint32_t(tile_offset<kBKContig, Shape::kStretchB>(j * FN, s * FK, Shape::kLdB) * E));
   };
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {

@@ -64,19 +64,23 @@ constexpr int64_t lowp_round_up(int64_t x, int64_t q) { return (x + q - 1) / q *
 // cp.async copies 16-byte pieces without touching them and WMMA reads it with the matching layout:
 //   k-contiguous (A transposed, B not): element (o, k) at o * ld + k, ld = tile_k + pad (o: m for A, n for B);
 //   o-contiguous (A not transposed, B transposed): element (o, k) at k * ld + stretch(o), ld = tile * s + pad.
-// s = 2 only for an o-contiguous operand whose fragments are 8 wide along o (A of 8x32x16, B of 32x8x16):
-// a fragment pointer must be 32-byte aligned and 8 16-bit elements are 16 bytes, so each group of 8 is
-// placed at the start of a 16-element slot (stretch(o) = 16 (o / 8) + o % 8); the other half of the slot
-// is never written or read. Otherwise s = 1 and stretch(o) = o.
+// s = 2 only for an o-contiguous operand whose fragments are 8 wide along o (A of 8x32x16, B of 32x8x16) and
+// loaded by load_matrix_sync (the run-time kernel): a fragment pointer must be 32-byte aligned and 8 16-bit
+// elements are 16 bytes, so each group of 8 is placed at the start of a 16-element slot (stretch(o) =
+// 16 (o / 8) + o % 8); the other half of the slot is never written or read. Otherwise s = 1 and
+// stretch(o) = o. by_ldmatrix: the fragments are filled by ldmatrix (the pipelined kernel,
+// fragment_ldmatrix.cuh), whose lines need 16-byte alignment only: never stretched. A configuration is
+// validated, and its shared memory reported, with the stretch (the run-time kernel may run it); the pipelined
+// kernel then uses less.
 struct LowpOperandTile {
   bool k_contiguous;
   int stretch;  // 1 or 2
   int ld;       // elements
 };
 TCGEMM_HOST_DEVICE constexpr LowpOperandTile lowp_operand_tile(bool k_contiguous, int frag_o, int tile, int tile_k,
-                                                                int pad) {
-  return k_contiguous ? LowpOperandTile{true, 1, tile_k + pad}
-                      : LowpOperandTile{false, frag_o == 8 ? 2 : 1, tile * (frag_o == 8 ? 2 : 1) + pad};
+                                                                int pad, bool by_ldmatrix = false) {
+  const int s = (frag_o == 8 && !by_ldmatrix) ? 2 : 1;
+  return k_contiguous ? LowpOperandTile{true, 1, tile_k + pad} : LowpOperandTile{false, s, tile * s + pad};
 }
 // Bytes of one stage's tile, rounded up to kLowpSmemAlign so the next one starts aligned.
 constexpr int64_t lowp_operand_tile_bytes(const LowpOperandTile& t, int tile, int tile_k, int in_bytes) {
@@ -89,10 +93,11 @@ struct LowpTiles {
   int64_t a_bytes, b_bytes;  // one stage each
 };
 // (A resolved configuration: tile_n set.)
-constexpr LowpTiles lowp_tiles(const tcgemm_wmma_config& r, int in_bytes, bool trans_a, bool trans_b) {
+constexpr LowpTiles lowp_tiles(const tcgemm_wmma_config& r, int in_bytes, bool trans_a, bool trans_b,
+                               bool by_ldmatrix = false) {
   const WmmaDims d = wmma_dims(r.shape);
-  LowpTiles t{lowp_operand_tile(trans_a, d.m, r.tile, r.tile_k, r.pad_a),
-              lowp_operand_tile(!trans_b, d.n, r.tile_n, r.tile_k, r.pad_b), 0, 0};
+  LowpTiles t{lowp_operand_tile(trans_a, d.m, r.tile, r.tile_k, r.pad_a, by_ldmatrix),
+              lowp_operand_tile(!trans_b, d.n, r.tile_n, r.tile_k, r.pad_b, by_ldmatrix), 0, 0};
   t.a_bytes = lowp_operand_tile_bytes(t.a, r.tile, r.tile_k, in_bytes);
   t.b_bytes = lowp_operand_tile_bytes(t.b, r.tile_n, r.tile_k, in_bytes);
   return t;
@@ -133,9 +138,9 @@ TCGEMM_HOST_DEVICE constexpr int wmma_shape_of(int fm, int fn, int fk) {
 // fragment per warp for the epilogue (store_matrix_sync writes it, the warp's lanes read it back for the
 // guarded alpha/beta update).
 constexpr int64_t lowp_smem_bytes(const tcgemm_wmma_config& r, int in_bytes, int acc_bytes, bool trans_a,
-                                  bool trans_b) {
+                                  bool trans_b, bool by_ldmatrix = false) {
   const WmmaDims d = wmma_dims(r.shape);
-  const LowpTiles t = lowp_tiles(r, in_bytes, trans_a, trans_b);
+  const LowpTiles t = lowp_tiles(r, in_bytes, trans_a, trans_b, by_ldmatrix);
   return int64_t(r.stages) * (t.a_bytes + t.b_bytes) + int64_t(lowp_warps(r.tile, r.tile_n)) * d.m * d.n * acc_bytes;
 }
 // The most any operand form needs (what tcgemm_wmma_config_resolve reports).
