@@ -53,10 +53,10 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   static constexpr int kInBytes = int(sizeof(In));
   static constexpr tcgemm_wmma_config kConfig =
       lowp_fixed_config(wmma_shape_of(FM, FN, FK), kInBytes, kTileM, kTileN);
-  // The tiles as ldmatrix reads them: never stretched (rules.hpp, LowpOperandTile), so this kernel needs
-  // kSmemBytes, at most what the configuration was validated for; the stretch factors hide LowpShape's.
+  // The tiles as ldmatrix reads them: never stretched (rules.hpp, LowpOperandTile; LowpShape's stretch factors
+  // are the run-time kernel's), so this kernel needs kSmemBytes, at most what the configuration was validated for.
   static constexpr LowpTiles kTiles = lowp_tiles(kConfig, kInBytes, kAKContig, !kBKContig, true);
-  static constexpr int kStretchA = kTiles.a.stretch, kStretchB = kTiles.b.stretch;
+  static_assert(kTiles.a.stretch == 1 && kTiles.b.stretch == 1, "wmma_lowp: ldmatrix reads unstretched tiles");
   static constexpr int kTileK = kConfig.tile_k, kStages = kConfig.stages, kSteps = kTileK / FK;
   static constexpr int kLdA = kTiles.a.ld, kLdB = kTiles.b.ld;
   static constexpr int kABytes = int(kTiles.a_bytes), kStageBytes = int(kTiles.a_bytes + kTiles.b_bytes);
@@ -79,7 +79,6 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   // TF32 fragment is rounded here.
   using FillA = LdmatrixFill<In, FM, FN, FK, true, kAKContig, kLdA>;
   using FillB = LdmatrixFill<In, FM, FN, FK, false, kBKContig, kLdB>;
-  static_assert(kStretchA == 1 && kStretchB == 1, "wmma_lowp: ldmatrix reads unstretched tiles");
   static_assert(FillA::kFills && FillB::kFills, "wmma_lowp: the pipelined kernel fills every fragment by ldmatrix");
 };
 
@@ -90,7 +89,7 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
 // constant per j, and the source is one pointer that moves by a constant per k-tile. The state is kept to
 // three values because the kernel runs at the register limit; the edge tests (a C tile or k-tile that is not
 // whole) work out the rest from the thread index.
-template <class In, bool kKContig, int kStretch, int kTileO, int kTileK, int kLd, int kThreads>
+template <class In, bool kKContig, int kTileO, int kTileK, int kLd, int kThreads>
 struct PipelinedCopier {
   static constexpr int kE = 16 / int(sizeof(In));
   static constexpr int64_t kEb = sizeof(In);
@@ -108,7 +107,7 @@ struct PipelinedCopier {
   __device__ __forceinline__ PipelinedCopier(const void* x, int64_t ld, int64_t o0, int64_t o_lim, int tid) {
     const int line0 = tid / kPieces, c = (tid % kPieces) * kE;
     src = static_cast<const char*>(x) + (kKContig ? (o0 + line0) * ld + c : o0 + c + int64_t(line0) * ld) * kEb;
-    dst = uint32_t(tile_offset<kKContig, kStretch>(kKContig ? line0 : c, kKContig ? c : line0, kLd) * int(kEb));
+    dst = uint32_t(tile_offset<kKContig, 1>(kKContig ? line0 : c, kKContig ? c : line0, kLd) * int(kEb));
     o_left = o_lim - o0 < kTileO ? int(o_lim - o0) : kTileO;
   }
 
@@ -158,8 +157,8 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
   constexpr int W = Shape::kWarpTile, kSteps = Shape::kSteps, kStages = Shape::kStages, kTileK = Shape::kTileK;
   constexpr int kFragsM = Shape::kFragsM, kFragsN = Shape::kFragsN;
   constexpr int kStageBytes = Shape::kStageBytes, kABytes = Shape::kABytes;
-  using CopyA = PipelinedCopier<In, kAKContig, Shape::kStretchA, kTileM, kTileK, Shape::kLdA, Shape::kThreads>;
-  using CopyB = PipelinedCopier<In, kBKContig, Shape::kStretchB, kTileN, kTileK, Shape::kLdB, Shape::kThreads>;
+  using CopyA = PipelinedCopier<In, kAKContig, kTileM, kTileK, Shape::kLdA, Shape::kThreads>;
+  using CopyB = PipelinedCopier<In, kBKContig, kTileN, kTileK, Shape::kLdB, Shape::kThreads>;
   // The k steps over which a k-tile's copies are spread: all but the last, whose barrier counts them.
   constexpr int kCopySteps = kSteps - 1;
 
@@ -179,19 +178,19 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
   using FillA = typename Shape::FillA;
   using FillB = typename Shape::FillB;
   const uint32_t a_lane = smem0 + FillA::lane_offset(lane) +
-                          uint32_t(tile_offset<kAKContig, Shape::kStretchA>(warp_m0, 0, Shape::kLdA) * E);
+                          uint32_t(tile_offset<kAKContig, 1>(warp_m0, 0, Shape::kLdA) * E);
   const uint32_t b_lane = smem0 + uint32_t(kABytes) + FillB::lane_offset(lane) +
-                          uint32_t(tile_offset<kBKContig, Shape::kStretchB>(warp_n0, 0, Shape::kLdB) * E);
+                          uint32_t(tile_offset<kBKContig, 1>(warp_n0, 0, Shape::kLdB) * E);
   const auto load_step = [&](int buf, int stage, int s) {
     const uint32_t stage_at = uint32_t(stage * kStageBytes);
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i)
       FillA::fill(fa[buf][i], a_lane + stage_at +
-                                  uint32_t(tile_offset<kAKContig, Shape::kStretchA>(i * FM, s * FK, Shape::kLdA) * E));
+                                  uint32_t(tile_offset<kAKContig, 1>(i * FM, s * FK, Shape::kLdA) * E));
 #pragma unroll
     for (int j = 0; j < kFragsN; ++j)
       FillB::fill(fb[buf][j], b_lane + stage_at +
-                                  uint32_t(tile_offset<kBKContig, Shape::kStretchB>(j * FN, s * FK, Shape::kLdB) * E));
+                                  uint32_t(tile_offset<kBKContig, 1>(j * FN, s * FK, Shape::kLdB) * E));
   };
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
