@@ -126,6 +126,13 @@ class Footnotes {
 };
 
 // The note on a cell that runs another kernel than its neighbours: a lower precision's fixed configuration.
+// The CSV's kernel column: which of the WMMA family's kernels a lower-precision point runs (the pipelined one for
+// its tile's fixed configuration, the Markdown tables' footnoted cell); empty for the FP64 families.
+std::string kernel_text(const SweepPoint& p) {
+  if (p.precision == Precision::kFp64) return "";
+  return p.fixed_kernel ? "pipelined" : "run-time";
+}
+
 std::string fixed_kernel_text(const SweepPoint& p) {
   std::string text =
       "this tile's fixed configuration (tile_k of four k steps, 16-byte paddings, 3 stages), which the WMMA family "
@@ -320,8 +327,8 @@ std::vector<std::string> split_csv_record(const std::string& line) {
 }
 
 std::string csv_header() {
-  return "device,family,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,min_ms,"
-         "max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status";
+  return "device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,"
+         "min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status";
 }
 
 std::string csv_record(const SweepRow& r) {
@@ -329,6 +336,7 @@ std::string csv_record(const SweepRow& r) {
   const std::vector<std::string> fields = {
       r.device,
       family_text(r.point),
+      kernel_text(r.point),
       std::to_string(r.point.m),
       std::to_string(r.point.n),
       std::to_string(r.point.k),

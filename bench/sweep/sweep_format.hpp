@@ -51,8 +51,10 @@ std::string csv_quote(const std::string& field);
 // Splits one CSV record (quoted fields with "" escapes). Line breaks inside quotes are not supported.
 std::vector<std::string> split_csv_record(const std::string& line);
 // The header line, without a trailing newline:
-// device,family,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,min_ms,
-// max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status
+// device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,
+// min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status
+// kernel: for a lower-precision point, the WMMA family's kernel that runs it ("pipelined" for its tile's fixed
+// configuration, "run-time" otherwise); empty for the FP64 families.
 std::string csv_header();
 // One record, without a trailing newline; unknown numbers are empty fields.
 std::string csv_record(const SweepRow& row);

@@ -2,6 +2,7 @@
 // article's Tables 2 and 3 (exact strings), and the progress lines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -27,18 +28,18 @@ TEST(SweepCsv, QuotingAndSplitting) {
 
 TEST(SweepCsv, HeaderAndRows) {
   EXPECT_EQ(csv_header(),
-            "device,family,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,min_ms,"
-            "max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status");
+            "device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,"
+            "min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status");
   const SweepRow ok = ok_row(point(TCGEMM_FAMILY_SHARED_A, 32, 4, 4, 0, 1), 8.192, 40.96);
   EXPECT_EQ(csv_record(ok),
-            "Test GPU,shared_a,3200,3200,3200,32,32,4,4,0,1,1152,16,8,8,8,8.192,40.960,0.2000,1.250e-16,"
+            "Test GPU,shared_a,,3200,3200,3200,32,32,4,4,0,1,1152,16,8,8,8,8.192,40.960,0.2000,1.250e-16,"
             "not measured,not measured,ok");
 
   SweepRow skipped = make_row(point(TCGEMM_FAMILY_SHARED_AB, 128, 128, 4, 4, 1), "Test GPU");
   skipped.status = RowStatus::kSkipped;
   skipped.reason = "needs 270336 bytes, device allows 232448";
   EXPECT_EQ(csv_record(skipped),
-            "Test GPU,shared_ab,3200,3200,3200,128,128,128,4,4,1,135168,,,,,,,,,not measured,not measured,"
+            "Test GPU,shared_ab,,3200,3200,3200,128,128,128,4,4,1,135168,,,,,,,,,not measured,not measured,"
             "\"skipped: needs 270336 bytes, device allows 232448\"");
 
   SweepRow failed = skipped;
@@ -101,6 +102,12 @@ TEST(SweepMarkdown, FixedConfigurationCellIsMarked) {
   EXPECT_NE(md.find("[^1]: this tile's fixed configuration"), std::string::npos) << md;
   EXPECT_NE(md.find("rounded to TF32 once"), std::string::npos) << md;
   EXPECT_EQ(md.find("[^2]"), std::string::npos) << md;
+  // The CSV says the same in its kernel column.
+  const std::vector<std::string> header = split_csv_record(csv_header());
+  const size_t kernel = size_t(std::find(header.begin(), header.end(), "kernel") - header.begin());
+  ASSERT_LT(kernel, header.size());
+  EXPECT_EQ(split_csv_record(csv_record(rows[0]))[kernel], "run-time");
+  EXPECT_EQ(split_csv_record(csv_record(rows[1]))[kernel], "pipelined");
 }
 
 TEST(SweepMarkdown, Table3LayoutWithSkippedCellsAndBankConflicts) {
