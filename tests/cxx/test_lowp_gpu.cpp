@@ -313,10 +313,12 @@ TEST(WmmaLowp, RingEveryStageCountFormShapeAndTile) {
 // with ldc = m + 2 and with ldc of whole 32-byte units (then an accumulator-typed C takes its inner fragments
 // straight from registers, and its edge fragments through the scratch); and
 // the same configuration with B's leading dimension odd, which must run the run-time kernel instead (TF32: the
-// packed copies, whose leading dimensions are whole, and the pipelined kernel). A
-// stretched 8-wide layout of a 256-wide tile that needs more shared memory than a block has is refused
-// (TCGEMM_ERROR_SHARED_MEMORY; such a configuration cannot run, so a case that is not refused must compute C
-// correctly). k = 123 (TF32 59) is two k-tiles, the second partial.
+// packed copies, whose leading dimensions are whole, and the pipelined kernel). The
+// pipelined kernel keeps the 8-wide shapes' m- or n-contiguous tiles unstretched, so those forms also test its
+// own layout. A configuration is validated with the run-time kernel's stretched layout, and one whose 8-wide
+// stretched tile of 256 needs more shared memory than a block has is refused (TCGEMM_ERROR_SHARED_MEMORY; such
+// a configuration cannot run, so a case that is not refused must compute C correctly). k = 123 (TF32 59) is
+// two k-tiles, the second partial.
 TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
   TCGEMM_REQUIRE_GPU();
   uint64_t seed = 1700;
@@ -332,8 +334,8 @@ TEST(WmmaLowp, PipelinedEveryTypeShapeTileAndForm) {
                                           tf32 ? 4 : 8, 1.0f, k == 256 ? -0.5f : 0.0f},
                                          tile);
               c.odd_ldb = odd_ldb;
-              // An m- (n-) contiguous operand of 8-wide fragments is stretched to twice its width; along a
-              // 256-wide tile that takes 3 stages past 227 KB.
+              // An m- (n-) contiguous operand of 8-wide fragments is validated stretched to twice its width
+              // (the run-time kernel's layout); along a 256-wide tile that takes 3 stages past 227 KB.
               c.may_not_fit = c.may_not_fit || (shape == TCGEMM_WMMA_8x32x16 && f[0] == 'N' && tile[0] == 256) ||
                               (shape == TCGEMM_WMMA_32x8x16 && f[1] == 'T' && tile[1] == 256);
               EXPECT_TRUE(run_case(c, seed++));
