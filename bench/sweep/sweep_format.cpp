@@ -125,14 +125,15 @@ class Footnotes {
   std::vector<std::string> order_;
 };
 
-// The note on a cell that runs another kernel than its neighbours: a lower precision's fixed configuration.
 // The CSV's kernel column: which of the WMMA family's kernels a lower-precision point runs (the pipelined one for
-// its tile's fixed configuration, the Markdown tables' footnoted cell); empty for the FP64 families.
+// its tile's fixed configuration, the Markdown tables' footnoted cell); empty for the FP64 families and for a
+// configuration the library refuses.
 std::string kernel_text(const SweepPoint& p) {
-  if (p.precision == Precision::kFp64) return "";
+  if (p.precision == Precision::kFp64 || !p.valid()) return "";
   return p.fixed_kernel ? "pipelined" : "run-time";
 }
 
+// The note on a cell that runs another kernel than its neighbours: a lower precision's fixed configuration.
 std::string fixed_kernel_text(const SweepPoint& p) {
   std::string text =
       "this tile's fixed configuration (tile_k of four k steps, 16-byte paddings, 3 stages), which the WMMA family "

@@ -54,7 +54,9 @@ std::vector<std::string> split_csv_record(const std::string& line);
 // device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,
 // min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status
 // kernel: for a lower-precision point, the WMMA family's kernel that runs it ("pipelined" for its tile's fixed
-// configuration, "run-time" otherwise); empty for the FP64 families.
+// configuration, "run-time" otherwise); empty for the FP64 families and for a configuration the library refuses.
+// smem_bytes is the configuration's shared memory as the library validates it (for the WMMA family the most any
+// operand form needs, with the run-time kernel's stretched 8-wide tiles); blocks_per_sm follows from it.
 std::string csv_header();
 // One record, without a trailing newline; unknown numbers are empty fields.
 std::string csv_record(const SweepRow& row);

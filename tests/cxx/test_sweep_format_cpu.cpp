@@ -28,8 +28,9 @@ TEST(SweepCsv, QuotingAndSplitting) {
 
 TEST(SweepCsv, HeaderAndRows) {
   EXPECT_EQ(csv_header(),
-            "device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,median_ms,"
-            "min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,bank_conflicts_st,status");
+            "device,family,kernel,M,N,K,tile_m,tile_n,tile_k,pad_a,pad_b,stages,smem_bytes,blocks_per_sm,"
+            "median_ms,min_ms,max_ms,tflops,cublas_tflops,ratio_to_cublas,max_rel_err,bank_conflicts_ld,"
+            "bank_conflicts_st,status");
   const SweepRow ok = ok_row(point(TCGEMM_FAMILY_SHARED_A, 32, 4, 4, 0, 1), 8.192, 40.96);
   EXPECT_EQ(csv_record(ok),
             "Test GPU,shared_a,,3200,3200,3200,32,32,4,4,0,1,1152,16,8,8,8,8.192,40.960,0.2000,1.250e-16,"
@@ -108,6 +109,10 @@ TEST(SweepMarkdown, FixedConfigurationCellIsMarked) {
   ASSERT_LT(kernel, header.size());
   EXPECT_EQ(split_csv_record(csv_record(rows[0]))[kernel], "run-time");
   EXPECT_EQ(split_csv_record(csv_record(rows[1]))[kernel], "pipelined");
+  // A configuration the library refuses runs no kernel.
+  SweepPoint refused = rows[0].point;
+  refused.invalid_reason = "pad_a=3: not a multiple of 4 floats";
+  EXPECT_EQ(split_csv_record(csv_record(make_row(refused, "Test GPU")))[kernel], "");
 }
 
 TEST(SweepMarkdown, Table3LayoutWithSkippedCellsAndBankConflicts) {

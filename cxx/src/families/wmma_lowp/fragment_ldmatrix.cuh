@@ -2,7 +2,7 @@
 // pipelined kernel (every fragment it loads):
 //  - BF16: from an m- or n-contiguous tile the compiler loads the elements one by one and transposes them in
 //    registers (MOVM in the SASS); BF16 'N','N' stood at 0.36 of the WMMA ceiling that way (2026-12-01), and its
-//    8-wide shapes at 0.24-0.45 with the 16-wide ones filled here (2026-12-02);
+//    8-wide shapes at 0.23-0.45 with the 16-wide ones filled here (2026-12-02);
 //  - TF32 from k-contiguous tiles: 32-bit elements loaded one by one;
 //  - F16: load_matrix_sync already issues ldmatrix (LDSM, LDSM.T on the H200), but as ordinary code that the
 //    compiler schedules; here the loads are volatile asm and stay where the double-buffered loop puts them,

@@ -1,10 +1,11 @@
 // Family wmma_lowp, the pipelined kernel: the fixed configurations (rules.hpp, lowp_fixed_config: C tiles of
 // 128 x 128, 256 x 128 or 128 x 256, k-tiles of four k steps, 16-byte paddings, 3 stages) with every field a
-// compile-time constant. Same data layout, WMMA calls and results as the run-time kernel (kernel.cuh); what
-// differs is the schedule, which is the mma.sync fast path's (families/mma_lowp/kernel.cuh) written with WMMA
-// fragments:
-//  - fragments are double-buffered in registers: step s + 1's load_matrix_sync calls come before step s's
-//    mma_sync calls, so no MMA waits on the shared-memory load of its own operands;
+// compile-time constant. Same WMMA MMAs and results as the run-time kernel (kernel.cuh), and the same padded
+// tiles but for the 8-wide shapes' m- or n-contiguous ones, which are not stretched here (rules.hpp,
+// LowpOperandTile); what differs is the schedule, which is the mma.sync fast path's (families/mma_lowp/kernel.cuh)
+// written with WMMA fragments:
+//  - fragments are double-buffered in registers: step s + 1's fragment loads come before step s's mma_sync
+//    calls, so no MMA waits on the shared-memory load of its own operands;
 //  - a k-tile's barrier sits before the last k step of the previous one (whose fragments are already in
 //    registers), so the next k-tile's first fragments load while the last MMAs of this one run, and the ring
 //    slot just finished is free to refill at once;
@@ -62,6 +63,8 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   static constexpr int kABytes = int(kTiles.a_bytes), kStageBytes = int(kTiles.a_bytes + kTiles.b_bytes);
   static constexpr int64_t kSmemBytes =
       lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig, true);
+  static_assert(kSmemBytes <= lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig),
+                "wmma_lowp: the pipelined kernel needs at most the shared memory its configuration was validated for");
   // Whether a call can ask for the instance: its configuration is validated with the stretched layout, which
   // some 8-wide operand forms of 256-wide tiles do not fit in a block's shared memory. Only those are built.
   static constexpr bool kFits =
