@@ -46,6 +46,7 @@
 #include <cuda_runtime.h>
 
 #include "arch/ldmatrix_sm80.cuh"
+#include "arch/shared_memory_limits.hpp"
 #include "core/checked_math.hpp"
 #include "families/common/static_steps.cuh"
 #include "families/common/tile_raster.cuh"
@@ -161,7 +162,7 @@ struct Tiling {
   static_assert((kATileBytes / 16) % kThreads == 0 && (kBTileBytes / 16) % kThreads == 0,
                 "mma_lowp: every thread copies the same number of 16-byte pieces");
   static_assert(STAGES >= 2, "mma_lowp: the pipeline needs at least two stages");
-  static_assert(kSmemBytes <= 227 * 1024, "mma_lowp: within an sm_90 block's shared memory");
+  static_assert(kSmemBytes <= arch::kSm90MaxSmemOptinBytes, "mma_lowp: within an sm_90 block's shared memory");
 };
 
 // Byte offset of 16-byte piece `piece` of line `line` in an operand tile whose lines are kLineBytes long.

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "arch/cp_async_sm80.cuh"
+#include "arch/shared_memory_limits.hpp"
 #include "core/checked_math.hpp"
 #include "core/problem.hpp"
 #include "arch/mma_sm90.cuh"
@@ -25,7 +26,7 @@ constexpr int kChunkBytes = 16;       // cp.async / ld.shared.v2.f64 width
 constexpr int kChunkDoubles = 2;
 constexpr int kBankLineChunks = 8;    // 32 banks x 4 bytes = 128 bytes = 8 chunks
 constexpr int kWarpSizeThreads = 32;
-constexpr int64_t kMaxSmemPerBlock = 227 * 1024;  // opt-in shared memory of a cc 9.0 block
+constexpr int64_t kMaxSmemPerBlock = arch::kSm90MaxSmemOptinBytes;  // opt-in shared memory of a cc 9.0 block
 // The deepest pipeline the k-tile waits serve: stages - 2 <= arch::kWaitPendingMax groups in flight.
 constexpr int kMaxStagesAnyShape = arch::kWaitPendingMax + 2;
 // The copies of this family carry no "memory" clobber: a stage is read only after cp_async_wait and

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "arch/shared_memory_limits.hpp"
 #include "core/host_device.hpp"
 #include "tcgemm/tcgemm.h"
 
@@ -157,7 +158,7 @@ constexpr int64_t lowp_smem_bytes_any_form(const tcgemm_wmma_config& r, int in_b
 // cc 8.0 allows 163 KB): pipelined instances that would need more are not built. A call whose configuration
 // needs more than its own device allows is refused before launch (check_lowp_shared_memory, against the
 // device's opt-in), so no such instance is ever asked for.
-constexpr int64_t kLowpMaxSmemOptin = 227 * 1024;
+constexpr int64_t kLowpMaxSmemOptin = arch::kSm90MaxSmemOptinBytes;
 // The largest ldc (elements) for which C's fragments go straight from registers: WMMA's leading dimension is
 // a 32-bit unsigned, and a fragment spans up to 32 columns of C, so 2^24 keeps every offset it forms from a
 // fragment's start below 2^31 bytes. Larger ones go through the scratch, which indexes C in 64 bits.
