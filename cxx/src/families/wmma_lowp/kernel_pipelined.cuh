@@ -61,14 +61,16 @@ struct PipelinedShape : LowpShape<In, Acc, FM, FN, FK, kTileM, kTileN, kAKContig
   static constexpr int kTileK = kConfig.tile_k, kStages = kConfig.stages, kSteps = kTileK / FK;
   static constexpr int kLdA = kTiles.a.ld, kLdB = kTiles.b.ld;
   static constexpr int kABytes = int(kTiles.a_bytes), kStageBytes = int(kTiles.a_bytes + kTiles.b_bytes);
+  // What the configuration is validated for (the run-time kernel's stretched layout), and what this kernel uses.
+  static constexpr int64_t kValidatedSmemBytes =
+      lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig);
   static constexpr int64_t kSmemBytes =
       lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig, true);
-  static_assert(kSmemBytes <= lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig),
+  static_assert(kSmemBytes <= kValidatedSmemBytes,
                 "wmma_lowp: the pipelined kernel needs at most the shared memory its configuration was validated for");
-  // Whether a call can ask for the instance: its configuration is validated with the stretched layout, which
-  // some 8-wide operand forms of 256-wide tiles do not fit in a block's shared memory. Only those are built.
-  static constexpr bool kFits =
-      lowp_smem_bytes(kConfig, kInBytes, int(sizeof(Acc)), kAKContig, !kBKContig) <= kLowpMaxSmemOptin;
+  // Whether a call can ask for the instance: some 8-wide operand forms of 256-wide tiles, validated stretched, do
+  // not fit a block's shared memory. Only those that do are built.
+  static constexpr bool kFits = kValidatedSmemBytes <= kLowpMaxSmemOptin;
   static constexpr int kGroupM = 8;
   static_assert(kSteps >= 2 && kSteps % 2 == 0,
                 "wmma_lowp: the fragment double buffer alternates by k step, and the next k-tile's first step must "
