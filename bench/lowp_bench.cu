@@ -12,7 +12,9 @@
 //   - cuBLAS: cublasGemmEx with the same input, output and compute types (TF32: CUBLAS_COMPUTE_32F_FAST_TF32).
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
-//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--trans NN|NT|TN|TT]
+//   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--fixed-only] [--trans NN|NT|TN|TT]
+// --fixed-only: the WMMA family's rows in the fixed configurations only (the pipelined kernel's; the first three
+// configurations run the run-time kernel).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -207,6 +209,7 @@ int run(int argc, char** argv) {
   std::vector<int64_t> sizes = {8192};
   int reps = 10;
   bool default_only = false;  // only the default path (and cuBLAS), for the F16/BF16 fast path's experiments
+  bool fixed_only = false;    // the WMMA family in its fixed configurations only (the pipelined kernel's)
   char ta = 'N', tb = 'N';    // the operand form of every product (square: n x n operands either way)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -218,6 +221,8 @@ int run(int argc, char** argv) {
       }
     } else if (a == "--default-only") {
       default_only = true;
+    } else if (a == "--fixed-only") {
+      fixed_only = true;
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
     } else if (a == "--trans" && i + 1 < argc && std::strlen(argv[i + 1]) == 2 &&
@@ -226,7 +231,7 @@ int run(int argc, char** argv) {
       tb = argv[i][1];
     } else {
       std::fprintf(stderr,
-                   "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--trans NN|NT|TN|TT]\n");
+                   "usage: tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--fixed-only] [--trans NN|NT|TN|TT]\n");
       return 2;
     }
   }
@@ -328,6 +333,7 @@ int run(int argc, char** argv) {
                                  {128, 128, 64, 3}, {256, 128, 64, 3}, {128, 256, 64, 3}};
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
         for (const auto& tks : configs) {
+          if (fixed_only && tks[2] != 64) continue;  // the last three: tile_k 64, the fixed configurations
           tcgemm_wmma_config cfg{};
           tcgemm_wmma_config resolved{};
           cfg.shape = pr.shapes[si];

@@ -1,8 +1,9 @@
 // cp.async (sm_80 and newer): global -> shared copies that do not pass through registers, in the forms the
 // families use. One set of wrappers for every family; what differs between them is a template parameter:
 //   kBytes   16 copies use .cg (cached in L2 only: a block reads each element once, L1 would only be
-//            polluted); .cg exists only for 16 bytes, so 8-byte copies use .ca;
-//   kClobber whether the asm statement carries a "memory" clobber (see Clobber).
+//            polluted) unless kCache says L1; .cg exists only for 16 bytes, so 8-byte copies use .ca;
+//   kClobber whether the asm statement carries a "memory" clobber (see Clobber);
+//   kCache   (whole copies) where a 16-byte copy's source is cached (see Cache).
 // The _zfill forms take a source byte count: only src_bytes are read and the rest of the destination is
 // zero-filled, which is how edge tiles are padded with zeros.
 #pragma once
@@ -20,6 +21,13 @@ namespace tcgemm::detail::arch {
 // copies. Safe when the destination is read only after cp_async_wait and __syncthreads, which are compiler
 // barriers themselves (sm90_mma's pipeline; it measurably needs the freedom).
 enum class Clobber { kMemory, kNone };
+
+// kL2: .cg, the default. kL1: .ca, for destinations whose 32-byte chunks do not line up with the source's
+// 32-byte sectors (a padded tile whose lines start 16 bytes past a 32-byte boundary every other line, as the
+// WMMA family's do): with .cg each source sector is fetched from L2 once per destination chunk it lands in (24
+// L2 sectors per warp's copy where 16 hold the data); with .ca the second fetch hits L1 (ncu, F16 'N','N' at
+// n = 4096 on the H200: the kernel's L2 read sectors 74 M -> 48 M).
+enum class Cache { kL2, kL1 };
 
 __device__ __forceinline__ uint32_t smem_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -49,17 +57,18 @@ __device__ __forceinline__ void cp_async8_zfill_if(uint32_t pred, uint32_t dst, 
 }
 
 // Whole-chunk copies, for sources known to be in bounds.
-template <int kBytes, Clobber kClobber>
+template <int kBytes, Clobber kClobber, Cache kCache = Cache::kL2>
 __device__ __forceinline__ void cp_async(uint32_t dst, const void* src) {
   static_assert(kBytes == 16 || kBytes == 8, "cp.async copies 4, 8 or 16 bytes; tcgemm uses 8 and 16");
-  if constexpr (kBytes == 16 && kClobber == Clobber::kNone)
+  constexpr bool kCg = kBytes == 16 && kCache == Cache::kL2;
+  if constexpr (kCg && kClobber == Clobber::kNone)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
-  else if constexpr (kBytes == 16)
+  else if constexpr (kCg)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
   else if constexpr (kClobber == Clobber::kNone)
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(kBytes));
   else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(src) : "memory");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(kBytes) : "memory");
 }
 // The same from generic pointers (the source converted to a global-space address).
 template <int kBytes, Clobber kClobber>

@@ -4,11 +4,14 @@
 // tiles but for the 8-wide shapes' m- or n-contiguous ones, which are not stretched here (rules.hpp,
 // LowpOperandTile); what differs is the schedule, which is the mma.sync fast path's (families/mma_lowp/kernel.cuh)
 // written with WMMA fragments:
-//  - fragments are double-buffered in registers: step s + 1's fragment loads come before step s's mma_sync
-//    calls, so no MMA waits on the shared-memory load of its own operands;
+//  - A's fragments are double-buffered in registers (step s + 1's loads come before step s's mma_sync calls),
+//    B's are reloaded column by column during them, so no MMA waits on the shared-memory load of its own
+//    operands;
 //  - a k-tile's barrier sits before the last k step of the previous one (whose fragments are already in
 //    registers), so the next k-tile's first fragments load while the last MMAs of this one run, and the ring
 //    slot just finished is free to refill at once;
+//  - the copies are cached in L1 (.ca): a padded line starts 16 bytes past a 32-byte boundary every other line,
+//    and .cg fetched each such source sector from L2 twice (arch/cp_async_sm80.cuh, Cache);
 //  - a k-tile's copies are spread over the first three k steps, each thread's pieces at one shared base plus
 //    constants and one source pointer that moves by a constant per k-tile;
 //  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
@@ -23,8 +26,12 @@
 // With two warps per scheduler (64 x 64 warp tiles take ~250 registers) little hides the latency of an
 // instruction that waits on another, so the order of the loop is much of the speed: F16 (FP32 accumulation) at
 // n = 8192 (H200) went from 325 TFLOP/s (the run-time kernel's fixed instances) to 379-381 with this schedule
-// (bench/results/2026-12-01-h200-wmma-pipelined/) and to 421-429 with the two items above (2026-12-02).
+// (bench/results/2026-12-01-h200-wmma-pipelined/), to 421-429 with the ldmatrix fills and the edge tests above
+// (2026-12-02), and to 442-452 with single-buffered B fragments and L1-cached copies (0.70-0.71 of the WMMA
+// ceiling; bench/results/2026-12-02-h200-wmma-schedule/).
 // Tried and not kept (2026-12-02's READMEs):
+//  - 4 stages instead of 3 at 256 x 128 (221 KB; no gain), the MMAs row by row instead of column by column (no
+//    gain), single-buffered A fragments instead of B (half the gain);
 //  - a persistent grid that issues the next C tile's first k-tiles before the epilogue (no gain at 256 x 128,
 //    6% lost at 128 x 128);
 //  - the copy engine instead of cp.async, which fed the mma.sync fast path 8-10% faster: its boxes land
@@ -133,7 +140,7 @@ struct PipelinedCopier {
     if constexpr (kWhole) {
 #pragma unroll
       for (int j = kBegin; j < kEnd; ++j, s += line_bytes)
-        arch::cp_async<16, arch::Clobber::kNone>(tile + dst + uint32_t(j * kStep * kLd * kEb), s);
+        arch::cp_async<16, arch::Clobber::kNone, arch::Cache::kL1>(tile + dst + uint32_t(j * kStep * kLd * kEb), s);
     } else {
       const int tid = static_cast<int>(threadIdx.x);
       const int line0 = tid / kPieces, c = (tid % kPieces) * kE;
@@ -175,10 +182,14 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
   // alpha == 0: A and B are not read (BLAS), so no k-tile is copied and the accumulators stay 0.
   const int64_t k_tiles = p.alpha == 0.0f ? 0 : ceil_div_bounded(p.k, kTileK);
 
-  // This warp's fragments of k step s from the stage `stage` (compile-time offsets but for the stage), each
-  // lane's ldmatrix line worked out once (fragment_ldmatrix.cuh).
+  // This warp's fragments (compile-time offsets but for the stage), each lane's ldmatrix line worked out once
+  // (fragment_ldmatrix.cuh). A's are double-buffered by k step; B's are not: each B fragment is reloaded with
+  // the next step's as soon as the MMAs of its column are issued, and the rest of the step's MMAs cover the
+  // load. That frees kFragsN fragments' registers in a kernel that runs at the 255-register limit (64 x 64
+  // warp tiles), and with the L1-cached copies above it took F16 (FP32 accumulation) 'N','N' at n = 8192 from
+  // 0.67 to 0.70-0.71 of the WMMA ceiling on the H200 (bench/results/2026-12-02-h200-wmma-schedule/).
   FragA fa[2][kFragsM];
-  FragB fb[2][kFragsN];
+  FragB fb[kFragsN];
   constexpr int E = Shape::kInBytes;
   using FillA = typename Shape::FillA;
   using FillB = typename Shape::FillB;
@@ -186,16 +197,16 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
                           uint32_t(tile_offset<kAKContig, 1>(warp_m0, 0, Shape::kLdA) * E);
   const uint32_t b_lane = smem0 + uint32_t(kABytes) + FillB::lane_offset(lane) +
                           uint32_t(tile_offset<kBKContig, 1>(warp_n0, 0, Shape::kLdB) * E);
-  const auto load_step = [&](int buf, int stage, int s) {
-    const uint32_t stage_at = uint32_t(stage * kStageBytes);
+  // A's fragments of k step s from stage `stage` into buffer `buf`; B's fragment j of step s.
+  const auto load_a_step = [&](int buf, int stage, int s) {
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i)
-      FillA::fill(fa[buf][i], a_lane + stage_at +
+      FillA::fill(fa[buf][i], a_lane + uint32_t(stage * kStageBytes) +
                                   uint32_t(tile_offset<kAKContig, 1>(i * FM, s * FK, Shape::kLdA) * E));
-#pragma unroll
-    for (int j = 0; j < kFragsN; ++j)
-      FillB::fill(fb[buf][j], b_lane + stage_at +
-                                  uint32_t(tile_offset<kBKContig, 1>(j * FN, s * FK, Shape::kLdB) * E));
+  };
+  const auto load_b = [&](int stage, int s, int j) {
+    FillB::fill(fb[j], b_lane + uint32_t(stage * kStageBytes) +
+                           uint32_t(tile_offset<kBKContig, 1>(j * FN, s * FK, Shape::kLdB) * E));
   };
 
   for (int64_t t = blockIdx.x; t < p.total_tiles; t += gridDim.x) {
@@ -233,7 +244,11 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
     __syncthreads();
 
     int read_stage = 0, write_stage = kStages - 1;
-    if (k_tiles > 0) load_step(0, 0, 0);
+    if (k_tiles > 0) {
+      load_a_step(0, 0, 0);
+#pragma unroll
+      for (int j = 0; j < kFragsN; ++j) load_b(0, 0, j);
+    }
     // One k-tile's steps. kWhole: the k-tile copied during them (kt + kStages - 1) exists and is whole in
     // both operands, so its copies need no test; otherwise the copies test the edges, and there are none past
     // the last k-tile.
@@ -247,8 +262,8 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
           __syncthreads();
           read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
         }
-        // The next step's fragments (after the last step, the next k-tile's first; unused past the end).
-        load_step((s + 1) & 1, read_stage, (s + 1) % kSteps);
+        // The next step's A fragments (after the last step, the next k-tile's first; unused past the end).
+        load_a_step((s + 1) & 1, read_stage, (s + 1) % kSteps);
         if constexpr (s < kCopySteps) {
           // Refill the slot the previous k-tile used (free since the barrier before its last step), a part per
           // step; one group per k-tile, committed before the wait of its last step counts it.
@@ -261,10 +276,13 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
             write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
           }
         }
+        // Column by column, each B fragment reloaded with the next step's once its MMAs are issued.
 #pragma unroll
-        for (int j = 0; j < kFragsN; ++j)
+        for (int j = 0; j < kFragsN; ++j) {
 #pragma unroll
-          for (int i = 0; i < kFragsM; ++i) wmma::mma_sync(acc[i][j], fa[s & 1][i], fb[s & 1][j], acc[i][j]);
+          for (int i = 0; i < kFragsM; ++i) wmma::mma_sync(acc[i][j], fa[s & 1][i], fb[j], acc[i][j]);
+          load_b(read_stage, (s + 1) % kSteps, j);
+        }
       });
     };
     for (int64_t kt = 0; kt < k_tiles; ++kt) {
