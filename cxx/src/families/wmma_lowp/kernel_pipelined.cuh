@@ -30,8 +30,8 @@
 // (2026-12-02), and to 442-452 with single-buffered B fragments and L1-cached copies (0.70-0.71 of the WMMA
 // ceiling; bench/results/2026-12-02-h200-wmma-schedule/).
 // Tried and not kept (2026-12-02's READMEs):
-//  - 4 stages instead of 3 at 256 x 128 (221 KB; no gain), the MMAs row by row instead of column by column (no
-//    gain), single-buffered A fragments instead of B (half the gain);
+//  - 4 stages instead of 3 at 256 x 128 (212 KiB; no gain), the MMAs row by row instead of column by column (no
+//    gain), single-buffered A fragments instead of B (+2.9% with the L1 copies, against +4.4%);
 //  - a persistent grid that issues the next C tile's first k-tiles before the epilogue (no gain at 256 x 128,
 //    6% lost at 128 x 128);
 //  - the copy engine instead of cp.async, which fed the mma.sync fast path 8-10% faster: its boxes land
