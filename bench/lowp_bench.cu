@@ -13,8 +13,8 @@
 // Each product's C is compared with cuBLAS's (normwise relative difference). Times: median of --reps
 // event-timed runs after two warm-ups.
 //   tcgemm-lowp-bench [--sizes 4096,8192] [--reps 10] [--default-only] [--fixed-only] [--trans NN|NT|TN|TT]
-// --fixed-only: the WMMA family's rows in the fixed configurations only (the pipelined kernel's; the first three
-// configurations run the run-time kernel).
+// --fixed-only: of the WMMA family's rows, those of the fixed configurations only (the pipelined kernel's; the
+// first three configurations run the run-time kernel). The default path's row is still printed.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

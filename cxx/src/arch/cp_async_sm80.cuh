@@ -1,7 +1,8 @@
 // cp.async (sm_80 and newer): global -> shared copies that do not pass through registers, in the forms the
 // families use. One set of wrappers for every family; what differs between them is a template parameter:
-//   kBytes   16 copies use .cg (cached in L2 only: a block reads each element once, L1 would only be
-//            polluted) unless kCache says L1; .cg exists only for 16 bytes, so 8-byte copies use .ca;
+//   kBytes   16 copies use .cg by default (cached in L2 only: where a block reads each element once and the
+//            copies line up with their sectors, L1 would only be polluted; Cache says when it is not so);
+//            .cg exists only for 16 bytes, so 8-byte copies use .ca;
 //   kClobber whether the asm statement carries a "memory" clobber (see Clobber);
 //   kCache   (whole copies) where a 16-byte copy's source is cached (see Cache).
 // The _zfill forms take a source byte count: only src_bytes are read and the rest of the destination is

@@ -10,8 +10,9 @@
 //  - a k-tile's barrier sits before the last k step of the previous one (whose fragments are already in
 //    registers), so the next k-tile's first fragments load while the last MMAs of this one run, and the ring
 //    slot just finished is free to refill at once;
-//  - the copies are cached in L1 (.ca): a padded line starts 16 bytes past a 32-byte boundary every other line,
-//    and .cg fetched each such source sector from L2 twice (arch/cp_async_sm80.cuh, Cache);
+//  - whole k-tiles' copies are cached in L1 (.ca; the zero-filling copies at the operands' edges keep .cg): a
+//    padded line starts 16 bytes past a 32-byte boundary every other line, and .cg fetched each such source
+//    sector from L2 twice (arch/cp_async_sm80.cuh, Cache);
 //  - a k-tile's copies are spread over the first three k steps, each thread's pieces at one shared base plus
 //    constants and one source pointer that moves by a constant per k-tile;
 //  - C tiles go in groups of 8 m tiles (tile_coords), so that the A rows and B columns a wave of blocks reads
@@ -184,8 +185,8 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
 
   // This warp's fragments (compile-time offsets but for the stage), each lane's ldmatrix line worked out once
   // (fragment_ldmatrix.cuh). A's are double-buffered by k step; B's are not: each B fragment is reloaded with
-  // the next step's as soon as the MMAs of its column are issued, and the rest of the step's MMAs cover the
-  // load. That frees kFragsN fragments' registers in a kernel that runs at the 255-register limit (64 x 64
+  // the next step's as soon as the MMAs of its column are issued, and the step's remaining columns (for the last
+  // column, the next step's first ones) cover the load. That frees kFragsN fragments' registers in a kernel that runs at the 255-register limit (64 x 64
   // warp tiles), and with the L1-cached copies above it took F16 (FP32 accumulation) 'N','N' at n = 8192 from
   // 0.67 to 0.70-0.71 of the WMMA ceiling on the H200 (bench/results/2026-12-02-h200-wmma-schedule/).
   FragA fa[2][kFragsM];
