@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "tcgemm/tcgemm.h"
+#include "families/wmma_lowp/rules.hpp"
 #include "lowp_fill.cuh"
 #include "timing.hpp"
 
@@ -333,7 +334,6 @@ int run(int argc, char** argv) {
                                  {128, 128, 64, 3}, {256, 128, 64, 3}, {128, 256, 64, 3}};
       for (int si = 0; si < (default_only ? 0 : pr.shape_count); ++si)
         for (const auto& tks : configs) {
-          if (fixed_only && tks[2] != 64) continue;  // the last three: tile_k 64, the fixed configurations
           tcgemm_wmma_config cfg{};
           tcgemm_wmma_config resolved{};
           cfg.shape = pr.shapes[si];
@@ -345,6 +345,8 @@ int run(int argc, char** argv) {
           int64_t smem = 0;
           if (tcgemm_wmma_config_resolve(pr.in, pr.compute, &cfg, &resolved, &smem) != TCGEMM_SUCCESS) continue;
           if (smem > int64_t(prop.sharedMemPerBlockOptin)) continue;  // does not fit this device
+          // The library's own rule for which configurations run the pipelined kernel.
+          if (fixed_only && !tcgemm::detail::lowp_is_fixed_config(resolved, type_bytes(pr.in))) continue;
           cfg = resolved;
           const int dims[5][3] = {{0, 0, 0}, {16, 16, 16}, {32, 8, 16}, {8, 32, 16}, {16, 16, 8}};
           char shape[16], config[32];

@@ -185,10 +185,11 @@ __global__ void __launch_bounds__(PipelinedShape<In, Acc, FM, FN, FK, kTileM, kT
 
   // This warp's fragments (compile-time offsets but for the stage), each lane's ldmatrix line worked out once
   // (fragment_ldmatrix.cuh). A's are double-buffered by k step; B's are not: each B fragment is reloaded with
-  // the next step's as soon as the MMAs of its column are issued, and the step's remaining columns (for the last
-  // column, the next step's first ones) cover the load. That frees kFragsN fragments' registers in a kernel that runs at the 255-register limit (64 x 64
-  // warp tiles), and with the L1-cached copies above it took F16 (FP32 accumulation) 'N','N' at n = 8192 from
-  // 0.67 to 0.70-0.71 of the WMMA ceiling on the H200 (bench/results/2026-12-02-h200-wmma-schedule/).
+  // the next step's as soon as the MMAs of its column are issued, and the step's remaining columns (for the
+  // last column, the next step's first ones) cover the load. That frees kFragsN fragments' registers in a
+  // kernel that runs at the 255-register limit (64 x 64 warp tiles), and with the L1-cached copies above it
+  // took F16 (FP32 accumulation) 'N','N' at n = 8192 from 0.67 to 0.70-0.71 of the WMMA ceiling on the H200
+  // (bench/results/2026-12-02-h200-wmma-schedule/).
   FragA fa[2][kFragsM];
   FragB fb[kFragsN];
   constexpr int E = Shape::kInBytes;
